@@ -1,0 +1,25 @@
+# bloomtype: PGXS build
+EXTENSION = bloomtype
+MODULE_big = bloomtype
+OBJS = bloom_ext.o bloom_keys.o bloom_agg.o src/bloom_core.o
+DATA = bloomtype--1.0.sql
+PGFILEDESC = "bloomtype - probabilistic filter data types"
+
+REGRESS = bloom_io
+
+PG_CPPFLAGS = -I$(srcdir) -std=gnu99
+SHLIB_LINK = -lm
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+# C unit tests of the core (cmocka), no PostgreSQL needed
+UNIT_CFLAGS = -O2 -g -Wall -Wextra -I$(srcdir)/src
+test/unit/test_core: test/unit/test_core.c src/bloom_core.c src/bloom_core.h
+	$(CC) $(UNIT_CFLAGS) -o $@ test/unit/test_core.c src/bloom_core.c -lcmocka -lm
+
+unit: test/unit/test_core
+	test/unit/test_core
+
+.PHONY: unit

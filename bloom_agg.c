@@ -1,0 +1,410 @@
+/*-------------------------------------------------------------------------
+ *
+ * bloom_agg.c
+ *		Aggregates of bloomtype: bloom_agg and bloom_union_agg.
+ *
+ * The transition type is bloomfilter itself (not internal), so that the
+ * aggregates split across parallel workers and across Citus nodes: a
+ * partial state is an ordinary value that goes through the type's text and
+ * binary I/O.  The state is updated in place in the aggregate memory
+ * context; it is replaced only when a hash list has to grow.
+ *
+ * With a capacity, the state is the blocked filter itself.  Without one
+ * (auto-sizing), the state is a hash list: the 64-bit key hashes, 8 bytes
+ * each, growing by half when full, so at most 12 bytes per input row plus
+ * the header.  The final function counts the distinct hashes and builds a
+ * filter sized exactly for them; since bit positions depend only on the
+ * hash, nothing is lost by keeping hashes instead of keys.
+ *
+ * Transition functions get their key type from their C entry point, not
+ * from the call expression, because Citus calls them without one.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "bloom_ext.h"
+
+#include "catalog/pg_type.h"
+#include "nodes/nodeFuncs.h"
+#include "nodes/primnodes.h"
+
+#define HASHLIST_MIN_SLOTS	8
+
+typedef struct BloomAggCache
+{
+	BloomPlan	plan;
+	BloomKeyInfo key;
+	bool		key_ready;
+} BloomAggCache;
+
+static BloomAggCache *
+get_agg_cache(FunctionCallInfo fcinfo)
+{
+	if (fcinfo->flinfo->fn_extra == NULL)
+		fcinfo->flinfo->fn_extra =
+			MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(BloomAggCache));
+	return (BloomAggCache *) fcinfo->flinfo->fn_extra;
+}
+
+static MemoryContext
+agg_context(FunctionCallInfo fcinfo, const char *fname)
+{
+	MemoryContext aggcxt;
+
+	if (!AggCheckCallContext(fcinfo, &aggcxt))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s called in non-aggregate context", fname)));
+	return aggcxt;
+}
+
+/* A plain (untoasted, 4-byte header) copy of a state in cxt, if needed */
+static struct varlena *
+own_state(Datum d, MemoryContext cxt)
+{
+	struct varlena *v = (struct varlena *) DatumGetPointer(d);
+
+	if (VARATT_IS_EXTENDED(v))
+	{
+		MemoryContext old = MemoryContextSwitchTo(cxt);
+
+		v = PG_DETOAST_DATUM_COPY(d);
+		MemoryContextSwitchTo(old);
+	}
+	return v;
+}
+
+static struct varlena *
+copy_into(struct varlena *v, MemoryContext cxt)
+{
+	struct varlena *c = MemoryContextAlloc(cxt, VARSIZE(v));
+
+	memcpy(c, v, VARSIZE(v));
+	return c;
+}
+
+static struct varlena *
+new_hashlist(uint64 nslots, double fpr, MemoryContext cxt)
+{
+	size_t		size = bloom_hashlist_size(nslots);
+	struct varlena *v = MemoryContextAlloc(cxt, VARHDRSZ + size);
+
+	SET_VARSIZE(v, VARHDRSZ + size);
+	bloom_init_hashlist(BLOOM_DATA(v), nslots, 0, fpr, 0);
+	return v;
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64		x = *(const uint64 *) a,
+				y = *(const uint64 *) b;
+
+	return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+/*
+ * A hash list with room for at least need more hashes.  Returns the state
+ * itself when it has room, else a larger copy in the current (per-call)
+ * memory context: the executor copies a replaced state into the aggregate
+ * context and frees the old one.  At the largest size, repeats are removed
+ * in place first.
+ */
+static struct varlena *
+hashlist_reserve(struct varlena *state, BloomFilter *f, uint64 need)
+{
+	uint64		nslots;
+	struct varlena *v;
+	BloomFilter nf;
+
+	if (f->nslots - f->nused >= need)
+		return state;
+
+	if (f->nused + need > BLOOM_MAX_SLOTS)
+	{
+		uint64	   *h = (uint64 *) palloc_extended(f->nused * sizeof(uint64),
+												   MCXT_ALLOC_HUGE);
+		uint64		n;
+
+		for (uint64 i = 0; i < f->nused; i++)
+			h[i] = bloom_hashlist_get(f, i);
+		qsort(h, f->nused, sizeof(uint64), cmp_u64);
+		n = bloom_unique_u64(h, f->nused);
+		for (uint64 i = 0; i < n; i++)
+			bloom_hashlist_set(f, i, h[i]);
+		pfree(h);
+		f->nused = n;
+		bloom_write_header(BLOOM_DATA(state), f);
+		if (f->nslots - f->nused >= need && f->nused < BLOOM_MAX_SLOTS / 4 * 3)
+			return state;
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("too many distinct keys for an auto-sized bloom_agg"),
+				 errdetail("Auto-sizing keeps one 8-byte hash per distinct key, at most " UINT64_FORMAT " of them.",
+						   (uint64) BLOOM_MAX_SLOTS),
+				 errhint("Give the capacity: bloom_agg(key, capacity, fpr).")));
+	}
+
+	nslots = Max(f->nslots + f->nslots / 2, f->nused + need);
+	nslots = Max(nslots, HASHLIST_MIN_SLOTS);
+	nslots = Min(nslots, BLOOM_MAX_SLOTS);
+	v = (struct varlena *) palloc_extended(VARHDRSZ + bloom_hashlist_size(nslots), 0);
+	SET_VARSIZE(v, VARHDRSZ + bloom_hashlist_size(nslots));
+	memcpy(BLOOM_DATA(v), BLOOM_DATA(state), bloom_hashlist_size(f->nused));
+	memset(BLOOM_DATA(v) + bloom_hashlist_size(f->nused), 0, (nslots - f->nused) * 8);
+	nf = *f;
+	nf.nslots = nslots;
+	nf.data = BLOOM_DATA(v) + BLOOM_HEADER_SIZE;
+	bloom_write_header(BLOOM_DATA(v), &nf);
+	*f = nf;
+	return v;
+}
+
+static void
+param_not_null(FunctionCallInfo fcinfo, int argno, const char *what)
+{
+	if (PG_ARGISNULL(argno))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("bloom_agg %s must not be NULL", what),
+				 errhint("Leave the argument out for the default.")));
+}
+
+/*
+ * bloom_agg(key), bloom_agg(key, fpr), bloom_agg(key, capacity, fpr)
+ */
+static Datum
+agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
+{
+	MemoryContext aggcxt = agg_context(fcinfo, "bloom_agg_trans");
+	BloomAggCache *cache = get_agg_cache(fcinfo);
+	int			nargs = PG_NARGS();
+	int64		capacity = 0;
+	double		fpr = BLOOM_DEFAULT_FPR;
+	struct varlena *state;
+	BloomFilter f;
+	uint64		h;
+
+	if (nargs == 3)
+	{
+		param_not_null(fcinfo, 2, "false-positive rate");
+		fpr = PG_GETARG_FLOAT8(2);
+	}
+	else if (nargs == 4)
+	{
+		param_not_null(fcinfo, 2, "capacity");
+		param_not_null(fcinfo, 3, "false-positive rate");
+		capacity = PG_GETARG_INT64(2);
+		fpr = PG_GETARG_FLOAT8(3);
+	}
+
+	if (PG_ARGISNULL(0))
+	{
+		/* first row: the state exists from here on, even if keys are NULL */
+		if (nargs == 4)
+			state = bloom_new_blocked((uint64) capacity, fpr, &cache->plan, aggcxt);
+		else
+		{
+			bloom_check_params(1, fpr);
+			state = new_hashlist(HASHLIST_MIN_SLOTS, fpr, aggcxt);
+		}
+	}
+	else
+		state = own_state(PG_GETARG_DATUM(0), aggcxt);
+
+	bloom_decode_or_error(state, &f);
+	if (f.fpr != fpr || (nargs == 4 && f.capacity != (uint64) capacity))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("bloom_agg capacity and false-positive rate must be the same for every row")));
+
+	if (PG_ARGISNULL(1))
+		PG_RETURN_POINTER(state);	/* NULL keys are ignored */
+
+	if (!cache->key_ready)
+	{
+		bloom_keyinfo_init(&cache->key, enc, fcinfo, 1);
+		cache->key_ready = true;
+	}
+	bloom_check_key(&f, &cache->key, true);
+	if (f.key_class == BLOOM_KEY_NONE)
+		bloom_set_key_class(state, &f, cache->key.key_class, cache->key.key_type);
+
+	h = bloom_key_hash(&cache->key, PG_GETARG_DATUM(1), f.seed);
+	if (f.kind == BLOOM_KIND_BLOCKED)
+		bloom_insert_hash(&f, h);
+	else
+	{
+		state = hashlist_reserve(state, &f, 1);
+		bloom_hashlist_set(&f, f.nused, h);
+		f.nused++;
+		bloom_put_le64(BLOOM_DATA(state) + 56, f.nused);
+	}
+	if (f.nitems < UINT64_MAX)
+		f.nitems++;
+	bloom_put_le64(BLOOM_DATA(state) + 40, f.nitems);
+	PG_RETURN_POINTER(state);
+}
+
+#define BLOOM_AGG_ENTRY(name, enc) \
+	PG_FUNCTION_INFO_V1(name); \
+	Datum name(PG_FUNCTION_ARGS) { return agg_trans_common(fcinfo, enc); }
+
+BLOOM_AGG_ENTRY(bloom_agg_trans_any, BKE_UNKNOWN)
+BLOOM_AGG_ENTRY(bloom_agg_trans_int8, BKE_INT8)
+BLOOM_AGG_ENTRY(bloom_agg_trans_int4, BKE_INT4)
+BLOOM_AGG_ENTRY(bloom_agg_trans_int2, BKE_INT2)
+BLOOM_AGG_ENTRY(bloom_agg_trans_text, BKE_TEXT)
+BLOOM_AGG_ENTRY(bloom_agg_trans_bytea, BKE_BYTEA)
+BLOOM_AGG_ENTRY(bloom_agg_trans_uuid, BKE_UUID)
+
+/*
+ * Combines two partial states of bloom_agg: ORs blocked filters, appends
+ * hash lists.  state1 is updated in place.
+ */
+PG_FUNCTION_INFO_V1(bloom_agg_combine);
+Datum
+bloom_agg_combine(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcxt = agg_context(fcinfo, "bloom_agg_combine");
+	struct varlena *s1,
+			   *s2;
+	BloomFilter f1,
+				f2;
+
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	s2 = PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
+	bloom_decode_or_error(s2, &f2);
+	if (PG_ARGISNULL(0))
+		PG_RETURN_POINTER(copy_into(s2, aggcxt));
+
+	s1 = own_state(PG_GETARG_DATUM(0), aggcxt);
+	bloom_decode_or_error(s1, &f1);
+	if (f1.kind != f2.kind)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot combine an auto-sized bloom_agg state with a fixed-capacity one")));
+	if (f1.kind == BLOOM_KIND_BLOCKED)
+	{
+		bloom_merge_into(s1, &f1, &f2, false);
+		PG_RETURN_POINTER(s1);
+	}
+
+	bloom_check_compatible(&f1, &f2);
+	s1 = hashlist_reserve(s1, &f1, f2.nused);
+	memcpy(f1.data + f1.nused * 8, f2.data, f2.nused * 8);
+	f1.nused += f2.nused;
+	f1.nitems = (f1.nitems > UINT64_MAX - f2.nitems) ? UINT64_MAX : f1.nitems + f2.nitems;
+	if (f1.key_class == BLOOM_KEY_NONE)
+	{
+		f1.key_class = f2.key_class;
+		f1.key_type = f2.key_type;
+	}
+	bloom_write_header(BLOOM_DATA(s1), &f1);
+	PG_RETURN_POINTER(s1);
+}
+
+/*
+ * The parameters of a bloom_agg call whose aggregate saw no rows: read from
+ * the call's constant arguments, as the transition function never ran.
+ */
+static void
+empty_params(FunctionCallInfo fcinfo, int64 *capacity, double *fpr)
+{
+	Aggref	   *aggref = AggGetAggref(fcinfo);
+	int			nargs;
+	Expr	   *args[3] = {0};
+	ListCell   *lc;
+	int			i = 0;
+
+	*capacity = 0;
+	*fpr = BLOOM_DEFAULT_FPR;
+	if (aggref == NULL)
+		return;
+	nargs = list_length(aggref->args);
+	if (nargs < 2 || nargs > 3)
+		return;
+	foreach(lc, aggref->args)
+		args[i++] = ((TargetEntry *) lfirst(lc))->expr;
+
+	if (nargs == 2 && IsA(args[1], Const) && exprType((Node *) args[1]) == FLOAT8OID &&
+		!((Const *) args[1])->constisnull)
+		*fpr = DatumGetFloat8(((Const *) args[1])->constvalue);
+	else if (nargs == 3 &&
+			 IsA(args[1], Const) && exprType((Node *) args[1]) == INT8OID &&
+			 IsA(args[2], Const) && exprType((Node *) args[2]) == FLOAT8OID &&
+			 !((Const *) args[1])->constisnull && !((Const *) args[2])->constisnull)
+	{
+		*capacity = DatumGetInt64(((Const *) args[1])->constvalue);
+		*fpr = DatumGetFloat8(((Const *) args[2])->constvalue);
+		bloom_check_params(*capacity, *fpr);
+	}
+}
+
+/*
+ * The final function leaves the state as it is (window use and shared
+ * states rely on that) and returns a new value.
+ */
+PG_FUNCTION_INFO_V1(bloom_agg_final);
+Datum
+bloom_agg_final(PG_FUNCTION_ARGS)
+{
+	BloomAggCache *cache = get_agg_cache(fcinfo);
+	struct varlena *state;
+	BloomFilter f;
+
+	if (PG_ARGISNULL(0))
+	{
+		int64		capacity;
+		double		fpr;
+
+		empty_params(fcinfo, &capacity, &fpr);
+		PG_RETURN_POINTER(bloom_new_blocked(capacity > 0 ? (uint64) capacity : 1,
+											fpr, &cache->plan, CurrentMemoryContext));
+	}
+	state = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	bloom_decode_or_error(state, &f);
+	if (f.kind == BLOOM_KIND_BLOCKED)
+		PG_RETURN_POINTER(copy_into(state, CurrentMemoryContext));
+	PG_RETURN_POINTER(bloom_materialize(&f, &cache->plan, CurrentMemoryContext));
+}
+
+/*
+ * bloom_union_agg(bloomfilter): transition and combine function both.
+ */
+PG_FUNCTION_INFO_V1(bloom_union_trans);
+Datum
+bloom_union_trans(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcxt = agg_context(fcinfo, "bloom_union_trans");
+	BloomAggCache *cache = get_agg_cache(fcinfo);
+	struct varlena *state;
+	struct varlena *v;
+	BloomFilter fs,
+				fv;
+
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	v = PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
+	bloom_decode_or_error(v, &fv);
+	if (fv.kind == BLOOM_KIND_HASHLIST)
+	{
+		v = bloom_materialize(&fv, &cache->plan, CurrentMemoryContext);
+		bloom_decode_or_error(v, &fv);
+	}
+	if (PG_ARGISNULL(0))
+		PG_RETURN_POINTER(copy_into(v, aggcxt));
+
+	state = own_state(PG_GETARG_DATUM(0), aggcxt);
+	bloom_decode_or_error(state, &fs);
+	bloom_merge_into(state, &fs, &fv, false);
+	PG_RETURN_POINTER(state);
+}

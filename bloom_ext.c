@@ -1,0 +1,807 @@
+/*-------------------------------------------------------------------------
+ *
+ * bloom_ext.c
+ *		fmgr glue of bloomtype: the bloomfilter type's I/O, its functions
+ *		and operators.  Aggregates are in bloom_agg.c, key hashing in
+ *		bloom_keys.c, the filter algorithms in src/bloom_core.c.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "bloom_ext.h"
+
+#include <math.h>
+
+#include "access/detoast.h"
+#include "access/htup_details.h"
+#include "common/hashfn.h"
+#include "funcapi.h"
+#include "libpq/pqformat.h"
+#include "utils/builtins.h"
+
+PG_MODULE_MAGIC;
+
+/* ---------------------------------------------------------------------
+ * Shared helpers
+ * ---------------------------------------------------------------------
+ */
+
+void
+bloom_check_params(int64 capacity, double fpr)
+{
+	if (capacity <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("bloom filter capacity must be positive, not " INT64_FORMAT,
+						capacity),
+				 errhint("Give the number of distinct keys the filter should hold, at least 1.")));
+	if (!bloom_fpr_valid(fpr))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("bloom filter false-positive rate %g is out of range", fpr),
+				 errhint("Use a rate in (0, 0.5] and no smaller than %g, e.g. 0.01 for 1%%.",
+						 BLOOM_MIN_FPR)));
+}
+
+/* Plans for fpr, reusing *plan_cache when it was planned for the same rate */
+void
+bloom_get_plan(double fpr, BloomPlan *plan_cache)
+{
+	if (plan_cache->k > 0 && plan_cache->fpr == fpr)
+		return;
+	if (bloom_plan(fpr, plan_cache) != BLOOM_OK)
+		bloom_check_params(1, fpr); /* raises the error */
+}
+
+static void
+capacity_error(uint64 capacity, double fpr, const BloomPlan *plan)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			 errmsg("bloom filter capacity " UINT64_FORMAT " is too large for false-positive rate %g",
+					capacity, fpr),
+			 errdetail("A filter must fit in one PostgreSQL value of at most 1 GB."),
+			 errhint("The largest capacity that fits at this rate is " UINT64_FORMAT ".",
+					 bloom_plan_max_capacity(plan))));
+}
+
+/*
+ * A new, empty blocked filter for capacity and fpr, allocated in cxt.  All
+ * checks happen before any allocation.
+ */
+struct varlena *
+bloom_new_blocked(uint64 capacity, double fpr, BloomPlan *plan_cache,
+				  MemoryContext cxt)
+{
+	BloomPlan	local = {0};
+	BloomPlan  *plan = plan_cache ? plan_cache : &local;
+	uint64		nblocks;
+	size_t		size;
+	struct varlena *v;
+
+	bloom_check_params((int64) capacity, fpr);
+	bloom_get_plan(fpr, plan);
+	if (bloom_plan_size(plan, capacity, &nblocks) != BLOOM_OK)
+		capacity_error(capacity, fpr, plan);
+	size = bloom_blocked_size(nblocks);
+	v = (struct varlena *) MemoryContextAlloc(cxt, VARHDRSZ + size);
+	SET_VARSIZE(v, VARHDRSZ + size);
+	bloom_init_blocked(BLOOM_DATA(v), nblocks, plan->k, capacity, fpr, 0);
+	return v;
+}
+
+/*
+ * Decodes a value that was validated when it entered the database.  A
+ * failure here means the stored bytes were damaged.
+ */
+void
+bloom_decode_or_error(struct varlena *v, BloomFilter *f)
+{
+	BloomStatus st = bloom_decode(BLOOM_DATA(v), BLOOM_LEN(v), f);
+
+	if (st != BLOOM_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("bloomfilter value is corrupt"),
+				 errdetail("%s", bloom_status_message(st))));
+}
+
+/* Writes a new key class into the header of v and into f */
+void
+bloom_set_key_class(struct varlena *v, BloomFilter *f, uint8 key_class,
+					uint32 key_type)
+{
+	uint8	   *p = BLOOM_DATA(v);
+
+	f->key_class = key_class;
+	f->key_type = key_type;
+	p[7] = key_class;
+	p[8] = (uint8) key_type;
+	p[9] = (uint8) (key_type >> 8);
+	p[10] = (uint8) (key_type >> 16);
+	p[11] = (uint8) (key_type >> 24);
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64		x = *(const uint64 *) a,
+				y = *(const uint64 *) b;
+
+	return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+/*
+ * Turns a hash list (an auto-sized aggregate's state) into the blocked
+ * filter it stands for: sized for the distinct hashes it holds (or its
+ * fixed capacity), at its target rate.  hl is not modified.
+ */
+struct varlena *
+bloom_materialize(BloomFilter *hl, BloomPlan *plan_cache, MemoryContext cxt)
+{
+	uint64		n = hl->nused;
+	uint64	   *hashes;
+	uint64		distinct;
+	uint64		capacity;
+	struct varlena *v;
+	BloomFilter f;
+
+	hashes = (uint64 *) palloc_extended(Max(n, 1) * sizeof(uint64), MCXT_ALLOC_HUGE);
+	for (uint64 i = 0; i < n; i++)
+		hashes[i] = bloom_hashlist_get(hl, i);
+	if (n > 4096)
+	{
+		uint64	   *tmp = (uint64 *) palloc_extended(n * sizeof(uint64), MCXT_ALLOC_HUGE);
+
+		bloom_sort_u64(hashes, tmp, n);
+		pfree(tmp);
+	}
+	else
+		qsort(hashes, n, sizeof(uint64), cmp_u64);
+	distinct = bloom_unique_u64(hashes, n);
+
+	capacity = hl->capacity ? hl->capacity : Max(distinct, 1);
+	v = bloom_new_blocked(capacity, hl->fpr, plan_cache, cxt);
+	bloom_decode_or_error(v, &f);
+	for (uint64 i = 0; i < distinct; i++)
+		bloom_insert_hash(&f, hashes[i]);
+	f.nitems = hl->nitems;
+	f.key_class = hl->key_class;
+	f.key_type = hl->key_type;
+	f.seed = hl->seed;
+	bloom_write_header(BLOOM_DATA(v), &f);
+	pfree(hashes);
+	return v;
+}
+
+/*
+ * Fetches argument argno as a detoasted blocked filter: validated, and
+ * materialised if it is a hash list.  The result may be the argument's own
+ * memory, so callers that modify it must copy it first.
+ */
+static struct varlena *
+get_filter_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f)
+{
+	struct varlena *v = PG_DETOAST_DATUM(PG_GETARG_DATUM(argno));
+
+	bloom_decode_or_error(v, f);
+	if (f->kind == BLOOM_KIND_HASHLIST)
+	{
+		v = bloom_materialize(f, NULL, CurrentMemoryContext);
+		bloom_decode_or_error(v, f);
+	}
+	return v;
+}
+
+/* As get_filter_arg, but always a private copy the caller may modify */
+static struct varlena *
+get_filter_arg_copy(FunctionCallInfo fcinfo, int argno, BloomFilter *f)
+{
+	struct varlena *orig = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno));
+	struct varlena *v = get_filter_arg(fcinfo, argno, f);
+
+	if (v == orig)
+	{
+		v = (struct varlena *) palloc(VARSIZE(orig));
+		memcpy(v, orig, VARSIZE(orig));
+		bloom_decode_or_error(v, f);
+	}
+	return v;
+}
+
+/*
+ * The canonical bytes of a value: a hash list is written without its
+ * unused slots.  Returns v itself when it is canonical already.
+ */
+static struct varlena *
+canonical(struct varlena *v)
+{
+	BloomFilter f;
+	struct varlena *c;
+	size_t		size;
+
+	bloom_decode_or_error(v, &f);
+	if (f.kind != BLOOM_KIND_HASHLIST || f.nused == f.nslots)
+		return v;
+	size = bloom_hashlist_size(f.nused);
+	c = (struct varlena *) palloc(VARHDRSZ + size);
+	SET_VARSIZE(c, VARHDRSZ + size);
+	memcpy(BLOOM_DATA(c), BLOOM_DATA(v), size);
+	f.nslots = f.nused;
+	bloom_write_header(BLOOM_DATA(c), &f);
+	return c;
+}
+
+/* Validates outside bytes and wraps them in a new varlena */
+static struct varlena *
+bloom_from_bytes(const char *data, size_t len, int errcode_)
+{
+	BloomFilter f;
+	BloomStatus st;
+	struct varlena *v;
+
+	st = bloom_decode((const uint8 *) data, len, &f);
+	if (st != BLOOM_OK)
+		ereport(ERROR,
+				(errcode(errcode_),
+				 errmsg("invalid bloomfilter value"),
+				 errdetail("%s", bloom_status_message(st)),
+				 errhint("A bloomfilter value comes from bloomtype's own output (text, binary or bytea form).")));
+	v = (struct varlena *) palloc(VARHDRSZ + len);
+	SET_VARSIZE(v, VARHDRSZ + len);
+	memcpy(VARDATA(v), data, len);
+	return v;
+}
+
+/* ---------------------------------------------------------------------
+ * Type I/O
+ * ---------------------------------------------------------------------
+ */
+
+static int
+hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_in);
+Datum
+bloomfilter_in(PG_FUNCTION_ARGS)
+{
+	char	   *str = PG_GETARG_CSTRING(0);
+	size_t		len = strlen(str);
+	size_t		nbytes;
+	char	   *buf;
+	struct varlena *v;
+
+	if (len < 2 || str[0] != '\\' || str[1] != 'x')
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("invalid input syntax for type bloomfilter"),
+				 errdetail("The text form must start with \"\\x\"."),
+				 errhint("A bloomfilter is written as \\x followed by the hex digits of its binary form, as bytea prints.")));
+	len -= 2;
+	if (len % 2 != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("invalid input syntax for type bloomfilter"),
+				 errdetail("The hex digits after \"\\x\" are odd in number.")));
+	nbytes = len / 2;
+	if (nbytes > BLOOM_MAX_BYTES)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("bloomfilter value is too large")));
+	buf = palloc_extended(Max(nbytes, 1), MCXT_ALLOC_HUGE);
+	for (size_t i = 0; i < nbytes; i++)
+	{
+		int			hi = hexval(str[2 + 2 * i]);
+		int			lo = hexval(str[3 + 2 * i]);
+
+		if (hi < 0 || lo < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("invalid input syntax for type bloomfilter"),
+					 errdetail("\"%.2s\" at byte %zu is not a hexadecimal byte.",
+							   str + 2 + 2 * i, i)));
+		buf[i] = (char) ((hi << 4) | lo);
+	}
+	v = bloom_from_bytes(buf, nbytes, ERRCODE_INVALID_TEXT_REPRESENTATION);
+	pfree(buf);
+	PG_RETURN_POINTER(v);
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_out);
+Datum
+bloomfilter_out(PG_FUNCTION_ARGS)
+{
+	struct varlena *v = canonical(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+	size_t		len = BLOOM_LEN(v);
+	char	   *out;
+
+	if (len > (MaxAllocSize - 3) / 2)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("bloomfilter value of %zu bytes is too large for its text form", len),
+				 errhint("Use binary COPY or the bytea cast for filters over 512 MB.")));
+	out = palloc(2 * len + 3);
+	out[0] = '\\';
+	out[1] = 'x';
+	hex_encode((const char *) BLOOM_DATA(v), len, out + 2);
+	out[2 + 2 * len] = '\0';
+	PG_RETURN_CSTRING(out);
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_recv);
+Datum
+bloomfilter_recv(PG_FUNCTION_ARGS)
+{
+	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
+	int			len = buf->len - buf->cursor;
+	const char *data = pq_getmsgbytes(buf, len);
+
+	PG_RETURN_POINTER(bloom_from_bytes(data, len, ERRCODE_INVALID_BINARY_REPRESENTATION));
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_send);
+Datum
+bloomfilter_send(PG_FUNCTION_ARGS)
+{
+	struct varlena *v = canonical(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+	bytea	   *result = (bytea *) palloc(VARSIZE(v));
+
+	memcpy(result, v, VARSIZE(v));
+	PG_RETURN_BYTEA_P(result);
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_to_bytea);
+Datum
+bloomfilter_to_bytea(PG_FUNCTION_ARGS)
+{
+	struct varlena *v = canonical(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+	bytea	   *result = (bytea *) palloc(VARSIZE(v));
+
+	memcpy(result, v, VARSIZE(v));
+	PG_RETURN_BYTEA_P(result);
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_from_bytea);
+Datum
+bloomfilter_from_bytea(PG_FUNCTION_ARGS)
+{
+	bytea	   *b = PG_GETARG_BYTEA_PP(0);
+
+	PG_RETURN_POINTER(bloom_from_bytes(VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b),
+									   ERRCODE_INVALID_BINARY_REPRESENTATION));
+}
+
+/* ---------------------------------------------------------------------
+ * Equality and hashing (for GROUP BY, DISTINCT, UNION)
+ * ---------------------------------------------------------------------
+ */
+
+static bool
+bloom_equal(FunctionCallInfo fcinfo)
+{
+	struct varlena *a = canonical(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+	struct varlena *b = canonical(PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
+
+	return VARSIZE(a) == VARSIZE(b) &&
+		memcmp(VARDATA(a), VARDATA(b), BLOOM_LEN(a)) == 0;
+}
+
+/*
+ * A total order on the canonical bytes, so that sorting plans (DISTINCT
+ * inside aggregates, merge joins, ORDER BY) work; it means nothing more.
+ */
+static int
+bloom_cmp_internal(FunctionCallInfo fcinfo)
+{
+	struct varlena *a = canonical(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+	struct varlena *b = canonical(PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
+	size_t		la = BLOOM_LEN(a),
+				lb = BLOOM_LEN(b);
+	int			c = memcmp(VARDATA(a), VARDATA(b), Min(la, lb));
+
+	if (c != 0)
+		return c < 0 ? -1 : 1;
+	return la < lb ? -1 : (la > lb ? 1 : 0);
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_cmp);
+Datum
+bloomfilter_cmp(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT32(bloom_cmp_internal(fcinfo));
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_lt);
+Datum
+bloomfilter_lt(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(bloom_cmp_internal(fcinfo) < 0);
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_le);
+Datum
+bloomfilter_le(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(bloom_cmp_internal(fcinfo) <= 0);
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_gt);
+Datum
+bloomfilter_gt(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(bloom_cmp_internal(fcinfo) > 0);
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_ge);
+Datum
+bloomfilter_ge(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(bloom_cmp_internal(fcinfo) >= 0);
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_eq);
+Datum
+bloomfilter_eq(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(bloom_equal(fcinfo));
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_ne);
+Datum
+bloomfilter_ne(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(!bloom_equal(fcinfo));
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_hash);
+Datum
+bloomfilter_hash(PG_FUNCTION_ARGS)
+{
+	struct varlena *v = canonical(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+
+	return hash_any(BLOOM_DATA(v), (int) BLOOM_LEN(v));
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_hash_extended);
+Datum
+bloomfilter_hash_extended(PG_FUNCTION_ARGS)
+{
+	struct varlena *v = canonical(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+
+	return hash_any_extended(BLOOM_DATA(v), (int) BLOOM_LEN(v),
+							 PG_GETARG_INT64(1));
+}
+
+/* ---------------------------------------------------------------------
+ * Constructors, add, contains
+ * ---------------------------------------------------------------------
+ */
+
+PG_FUNCTION_INFO_V1(bloom_empty);
+Datum
+bloom_empty(PG_FUNCTION_ARGS)
+{
+	int64		capacity = PG_GETARG_INT64(0);
+	double		fpr = PG_GETARG_FLOAT8(1);
+	BloomPlan  *plan = fcinfo->flinfo->fn_extra;
+
+	bloom_check_params(capacity, fpr);
+	if (plan == NULL)
+		plan = fcinfo->flinfo->fn_extra =
+			MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(BloomPlan));
+	PG_RETURN_POINTER(bloom_new_blocked((uint64) capacity, fpr, plan,
+										CurrentMemoryContext));
+}
+
+/* Per-call-site state of bloom_add and bloom_contains, in fn_extra */
+typedef struct BloomCallCache
+{
+	BloomKeyInfo key;
+	bool		key_ready;
+	int			arg_stable;		/* -1 not yet known, else bool */
+	bool		have;			/* a filter is cached */
+	bool		owned;			/* filter memory was allocated by us */
+	Oid			toastrelid;		/* identity of a cached TOASTed filter */
+	Oid			valueid;
+	struct varlena *value;
+	BloomFilter filter;
+	BloomFilter scratch;		/* decoded per call when nothing is cached */
+} BloomCallCache;
+
+static BloomCallCache *
+get_call_cache(FunctionCallInfo fcinfo, BloomKeyEnc enc)
+{
+	BloomCallCache *cache = fcinfo->flinfo->fn_extra;
+
+	if (cache == NULL)
+	{
+		cache = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt,
+									   sizeof(BloomCallCache));
+		cache->arg_stable = -1;
+		fcinfo->flinfo->fn_extra = cache;
+	}
+	if (!cache->key_ready)
+	{
+		bloom_keyinfo_init(&cache->key, enc, fcinfo, 1);
+		cache->key_ready = true;
+	}
+	return cache;
+}
+
+/*
+ * The filter to probe, detoasted and validated once per query when the
+ * argument is the same datum on every row: a constant or an external
+ * parameter (kept for the whole query), or a TOASTed value, remembered by
+ * its TOAST pointer, so that an initplan such as (SELECT f FROM filters
+ * WHERE ...) is fetched once, not once per row.  (PostGIS keeps a similar
+ * per-call-site cache of detoasted geometries.)  Other values are
+ * detoasted per call; their header check costs a few comparisons.
+ */
+static BloomFilter *
+get_probe_filter(FunctionCallInfo fcinfo, BloomCallCache *cache)
+{
+	struct varlena *raw = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0));
+	bool		ondisk = VARATT_IS_EXTERNAL_ONDISK(raw);
+	struct varatt_external ext = {0};
+	MemoryContext old;
+	struct varlena *v;
+
+	if (cache->arg_stable < 0)
+		cache->arg_stable = get_fn_expr_arg_stable(fcinfo->flinfo, 0) ? 1 : 0;
+	if (ondisk)
+		VARATT_EXTERNAL_GET_POINTER(ext, raw);
+
+	if (cache->have)
+	{
+		if (cache->arg_stable)
+			return &cache->filter;
+		if (ondisk && ext.va_valueid == cache->valueid &&
+			ext.va_toastrelid == cache->toastrelid)
+			return &cache->filter;
+	}
+
+	if (!cache->arg_stable && !ondisk)
+	{
+		v = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+		bloom_decode_or_error(v, &cache->scratch);
+		if (cache->scratch.kind == BLOOM_KIND_HASHLIST)
+		{
+			v = bloom_materialize(&cache->scratch, NULL, CurrentMemoryContext);
+			bloom_decode_or_error(v, &cache->scratch);
+		}
+		return &cache->scratch;
+	}
+
+	/* detoast into the call site's memory and keep it */
+	if (cache->have && cache->owned)
+		pfree(cache->value);
+	cache->have = false;
+	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+	v = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	cache->owned = (v != raw);
+	bloom_decode_or_error(v, &cache->filter);
+	if (cache->filter.kind == BLOOM_KIND_HASHLIST)
+	{
+		struct varlena *m = bloom_materialize(&cache->filter, NULL,
+											  fcinfo->flinfo->fn_mcxt);
+
+		if (cache->owned)
+			pfree(v);
+		v = m;
+		cache->owned = true;
+		bloom_decode_or_error(v, &cache->filter);
+	}
+	MemoryContextSwitchTo(old);
+	cache->value = v;
+	cache->toastrelid = ext.va_toastrelid;
+	cache->valueid = ext.va_valueid;
+	cache->have = true;
+	return &cache->filter;
+}
+
+static Datum
+contains_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
+{
+	BloomCallCache *cache = get_call_cache(fcinfo, enc);
+	BloomFilter *f = get_probe_filter(fcinfo, cache);
+
+	if (f->key_class == BLOOM_KEY_NONE)
+		PG_RETURN_BOOL(false);	/* nothing was ever added */
+	bloom_check_key(f, &cache->key, false);
+	PG_RETURN_BOOL(bloom_contains_hash(f, bloom_key_hash(&cache->key,
+														 PG_GETARG_DATUM(1),
+														 f->seed)));
+}
+
+static Datum
+add_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
+{
+	BloomCallCache *cache;
+	struct varlena *v;
+	BloomFilter f;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(1))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));	/* adding NULL adds nothing */
+
+	cache = get_call_cache(fcinfo, enc);
+	v = get_filter_arg_copy(fcinfo, 0, &f);
+	bloom_check_key(&f, &cache->key, true);
+	if (f.key_class == BLOOM_KEY_NONE)
+		bloom_set_key_class(v, &f, cache->key.key_class, cache->key.key_type);
+	bloom_insert_hash(&f, bloom_key_hash(&cache->key, PG_GETARG_DATUM(1), f.seed));
+	if (f.nitems < UINT64_MAX)
+		f.nitems++;
+	bloom_write_header(BLOOM_DATA(v), &f);
+	PG_RETURN_POINTER(v);
+}
+
+#define BLOOM_KEY_ENTRY(name, common, enc) \
+	PG_FUNCTION_INFO_V1(name); \
+	Datum name(PG_FUNCTION_ARGS) { return common(fcinfo, enc); }
+
+BLOOM_KEY_ENTRY(bloom_contains_any, contains_common, BKE_UNKNOWN)
+BLOOM_KEY_ENTRY(bloom_contains_int8, contains_common, BKE_INT8)
+BLOOM_KEY_ENTRY(bloom_contains_int4, contains_common, BKE_INT4)
+BLOOM_KEY_ENTRY(bloom_contains_int2, contains_common, BKE_INT2)
+BLOOM_KEY_ENTRY(bloom_contains_text, contains_common, BKE_TEXT)
+BLOOM_KEY_ENTRY(bloom_contains_bytea, contains_common, BKE_BYTEA)
+BLOOM_KEY_ENTRY(bloom_contains_uuid, contains_common, BKE_UUID)
+BLOOM_KEY_ENTRY(bloom_add_any, add_common, BKE_UNKNOWN)
+BLOOM_KEY_ENTRY(bloom_add_int8, add_common, BKE_INT8)
+BLOOM_KEY_ENTRY(bloom_add_int4, add_common, BKE_INT4)
+BLOOM_KEY_ENTRY(bloom_add_int2, add_common, BKE_INT2)
+BLOOM_KEY_ENTRY(bloom_add_text, add_common, BKE_TEXT)
+BLOOM_KEY_ENTRY(bloom_add_bytea, add_common, BKE_BYTEA)
+BLOOM_KEY_ENTRY(bloom_add_uuid, add_common, BKE_UUID)
+
+/* ---------------------------------------------------------------------
+ * Union and intersection
+ * ---------------------------------------------------------------------
+ */
+
+static char *
+describe_param(const BloomFilter *f, const char *what)
+{
+	if (strcmp(what, "capacity") == 0)
+		return psprintf(UINT64_FORMAT, f->capacity);
+	if (strcmp(what, "false-positive rate") == 0)
+		return psprintf("%g", f->fpr);
+	if (strcmp(what, "number of blocks") == 0)
+		return psprintf(UINT64_FORMAT, f->nslots);
+	if (strcmp(what, "hashes per key") == 0)
+		return psprintf("%d", f->k);
+	if (strcmp(what, "hash seed") == 0)
+		return psprintf(UINT64_FORMAT, f->seed);
+	return psprintf("%d", f->kind);
+}
+
+void
+bloom_check_compatible(const BloomFilter *a, const BloomFilter *b)
+{
+	const char *what;
+
+	if (bloom_compatible(a, b, &what) != BLOOM_OK)
+	{
+		if (strcmp(what, "key type") == 0)
+			bloom_check_key_classes(a, b);
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot combine bloom filters with different %s", what),
+				 errdetail("The first filter has %s %s, the second %s.",
+						   what, describe_param(a, what), describe_param(b, what)),
+				 errhint("Only filters built with the same capacity and false-positive rate combine, e.g. from bloom_empty(capacity, fpr) or bloom_agg(key, capacity, fpr).")));
+	}
+}
+
+/*
+ * Combines b into the private copy a (whose header f describes), bit by
+ * bit: union or intersection.
+ */
+void
+bloom_merge_into(struct varlena *a, BloomFilter *fa, const BloomFilter *fb,
+				 bool intersect)
+{
+	bloom_check_compatible(fa, fb);
+	if (fa->key_class == BLOOM_KEY_NONE)
+		bloom_set_key_class(a, fa, fb->key_class, fb->key_type);
+	if (intersect)
+	{
+		bloom_intersect_bits(fa->data, fb->data, fa->nslots * BLOOM_BLOCK_BYTES);
+		fa->nitems = Min(fa->nitems, fb->nitems);
+	}
+	else
+	{
+		bloom_union_bits(fa->data, fb->data, fa->nslots * BLOOM_BLOCK_BYTES);
+		fa->nitems = (fa->nitems > UINT64_MAX - fb->nitems) ?
+			UINT64_MAX : fa->nitems + fb->nitems;
+	}
+	bloom_write_header(BLOOM_DATA(a), fa);
+}
+
+static Datum
+merge_common(FunctionCallInfo fcinfo, bool intersect)
+{
+	BloomFilter fa,
+				fb;
+	struct varlena *a = get_filter_arg_copy(fcinfo, 0, &fa);
+
+	get_filter_arg(fcinfo, 1, &fb);
+	bloom_merge_into(a, &fa, &fb, intersect);
+	PG_RETURN_POINTER(a);
+}
+
+PG_FUNCTION_INFO_V1(bloom_union);
+Datum
+bloom_union(PG_FUNCTION_ARGS)
+{
+	return merge_common(fcinfo, false);
+}
+
+PG_FUNCTION_INFO_V1(bloom_intersect);
+Datum
+bloom_intersect(PG_FUNCTION_ARGS)
+{
+	return merge_common(fcinfo, true);
+}
+
+/* ---------------------------------------------------------------------
+ * Inspection
+ * ---------------------------------------------------------------------
+ */
+
+static int64
+clamp_int64(uint64 v)
+{
+	return v > (uint64) PG_INT64_MAX ? PG_INT64_MAX : (int64) v;
+}
+
+PG_FUNCTION_INFO_V1(bloom_info);
+Datum
+bloom_info(PG_FUNCTION_ARGS)
+{
+	BloomFilter f;
+	struct varlena *v = get_filter_arg(fcinfo, 0, &f);
+	TupleDesc	tupdesc;
+	Datum		values[12];
+	bool		nulls[12] = {0};
+	double		est;
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	tupdesc = BlessTupleDesc(tupdesc);
+
+	est = bloom_estimate_items(&f);
+	values[0] = CStringGetTextDatum("blocked");
+	values[1] = Int64GetDatum(clamp_int64(f.capacity));
+	values[2] = Float8GetDatum(f.fpr);
+	values[3] = Int64GetDatum((int64) (f.nslots * BLOOM_BLOCK_BITS));
+	values[4] = Int32GetDatum(f.k);
+	values[5] = Int64GetDatum((int64) VARSIZE(v));
+	values[6] = Int64GetDatum(clamp_int64(f.nitems));
+	values[7] = Int64GetDatum((int64) bloom_bits_set(&f));
+	values[8] = Int64GetDatum((int64) llround(est));
+	values[9] = Float8GetDatum(bloom_estimate_fpr(&f));
+	values[10] = CStringGetTextDatum(bloom_key_class_name(f.key_class, f.key_type));
+	values[11] = Int32GetDatum(f.version);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
+
+PG_FUNCTION_INFO_V1(bloom_cardinality);
+Datum
+bloom_cardinality(PG_FUNCTION_ARGS)
+{
+	BloomFilter f;
+
+	get_filter_arg(fcinfo, 0, &f);
+	PG_RETURN_INT64((int64) llround(bloom_estimate_items(&f)));
+}

@@ -1,0 +1,67 @@
+/*-------------------------------------------------------------------------
+ *
+ * bloom_ext.h
+ *		What the fmgr glue files of bloomtype share.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef BLOOM_EXT_H
+#define BLOOM_EXT_H
+
+#include "postgres.h"
+#include "fmgr.h"
+
+#include "src/bloom_core.h"
+
+/* How a key's SQL value is turned into bytes (docs/FORMAT.md) */
+typedef enum BloomKeyEnc
+{
+	BKE_UNKNOWN = 0,			/* resolve from the call's argument type */
+	BKE_INT2,
+	BKE_INT4,
+	BKE_INT8,
+	BKE_TEXT,					/* text, varchar */
+	BKE_BPCHAR,					/* bpchar: without trailing spaces */
+	BKE_NAME,
+	BKE_BYTEA,
+	BKE_UUID,
+	BKE_FLOAT4,
+	BKE_FLOAT8,
+	BKE_OTHER					/* binary send form */
+} BloomKeyEnc;
+
+typedef struct BloomKeyInfo
+{
+	BloomKeyEnc enc;
+	uint8		key_class;
+	uint32		key_type;		/* tag of the type, class "other" only */
+	Oid			typid;			/* the SQL type of the argument */
+	FmgrInfo	sendfn;			/* class "other" only */
+} BloomKeyInfo;
+
+/* bloom_keys.c */
+extern void bloom_keyinfo_init(BloomKeyInfo *ki, BloomKeyEnc enc,
+							   FunctionCallInfo fcinfo, int argno);
+extern uint64 bloom_key_hash(BloomKeyInfo *ki, Datum value, uint64 seed);
+extern void bloom_check_key(BloomFilter *f, const BloomKeyInfo *ki, bool adding);
+extern void bloom_check_key_classes(const BloomFilter *a, const BloomFilter *b);
+extern const char *bloom_key_class_name(uint8 key_class, uint32 key_type);
+
+/* bloom_ext.c */
+extern struct varlena *bloom_new_blocked(uint64 capacity, double fpr,
+										 BloomPlan *plan_cache, MemoryContext cxt);
+extern void bloom_check_params(int64 capacity, double fpr);
+extern void bloom_get_plan(double fpr, BloomPlan *plan_cache);
+extern void bloom_decode_or_error(struct varlena *v, BloomFilter *f);
+extern struct varlena *bloom_materialize(BloomFilter *hl, BloomPlan *plan_cache,
+										 MemoryContext cxt);
+extern void bloom_check_compatible(const BloomFilter *a, const BloomFilter *b);
+extern void bloom_merge_into(struct varlena *a, BloomFilter *fa,
+							 const BloomFilter *fb, bool intersect);
+extern void bloom_set_key_class(struct varlena *v, BloomFilter *f,
+								uint8 key_class, uint32 key_type);
+
+#define BLOOM_DATA(v)	((uint8 *) VARDATA(v))
+#define BLOOM_LEN(v)	((size_t) (VARSIZE(v) - VARHDRSZ))
+
+#endif							/* BLOOM_EXT_H */

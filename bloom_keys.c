@@ -1,0 +1,291 @@
+/*-------------------------------------------------------------------------
+ *
+ * bloom_keys.c
+ *		Canonical encoding and hashing of SQL values used as filter keys.
+ *
+ * The same value must hash the same on every platform, in every session
+ * and in client programs, so each key class has one byte encoding
+ * (docs/FORMAT.md lists them):
+ *	- int2, int4, int8: one 8-byte little-endian integer (one key space);
+ *	- text, varchar, name: their bytes; bpchar without trailing spaces;
+ *	- bytea: its bytes; uuid: its 16 bytes;
+ *	- float4, float8: as float8, little-endian, -0 and NaN normalised;
+ *	- any other type: its binary send form.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "bloom_ext.h"
+
+#include "catalog/namespace.h"
+#include "catalog/pg_type.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+#include "utils/uuid.h"
+#include "access/htup_details.h"
+
+static const char *const key_class_names[] = {
+	"no", "integer", "text", "bytea", "uuid", "float", "other"
+};
+
+/*
+ * The tag that identifies a type of class "other" in the header: the type's
+ * OID for built-in types, whose OIDs are fixed; for user-defined types,
+ * whose OIDs change across dump and restore, a hash of the qualified type
+ * name with the top bit set.
+ */
+static uint32
+key_type_tag(Oid typid)
+{
+	HeapTuple	tp;
+	Form_pg_type typ;
+	char	   *name;
+	uint32		tag;
+
+	if (typid < FirstNormalObjectId)
+		return (uint32) typid;
+
+	tp = SearchSysCache1(TYPEOID, ObjectIdGetDatum(typid));
+	if (!HeapTupleIsValid(tp))
+		elog(ERROR, "cache lookup failed for type %u", typid);
+	typ = (Form_pg_type) GETSTRUCT(tp);
+	name = psprintf("%s.%s", get_namespace_name(typ->typnamespace),
+					NameStr(typ->typname));
+	ReleaseSysCache(tp);
+	tag = (uint32) bloom_hash_bytes(0, name, strlen(name));
+	pfree(name);
+	return tag | 0x80000000u;
+}
+
+const char *
+bloom_key_class_name(uint8 key_class, uint32 key_type)
+{
+	if (key_class == BLOOM_KEY_OTHER)
+	{
+		if (key_type & 0x80000000u)
+			return "user-defined type";
+		return format_type_be((Oid) key_type);
+	}
+	if (key_class <= BLOOM_KEY_MAX)
+		return key_class_names[key_class];
+	return "unknown";
+}
+
+/* The SQL type to cast a key to, for hints */
+static const char *
+key_class_cast(uint8 key_class, uint32 key_type)
+{
+	switch (key_class)
+	{
+		case BLOOM_KEY_INTEGER:
+			return "bigint";
+		case BLOOM_KEY_TEXT:
+			return "text";
+		case BLOOM_KEY_BYTEA:
+			return "bytea";
+		case BLOOM_KEY_UUID:
+			return "uuid";
+		case BLOOM_KEY_FLOAT:
+			return "double precision";
+		default:
+			return bloom_key_class_name(key_class, key_type);
+	}
+}
+
+void
+bloom_keyinfo_init(BloomKeyInfo *ki, BloomKeyEnc enc, FunctionCallInfo fcinfo,
+				   int argno)
+{
+	Oid			typid = InvalidOid;
+
+	memset(ki, 0, sizeof(*ki));
+	if (enc == BKE_UNKNOWN)
+	{
+		typid = get_fn_expr_argtype(fcinfo->flinfo, argno);
+		if (!OidIsValid(typid))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("could not determine the type of the bloom filter key"),
+					 errhint("Cast the key to bigint, text, bytea or uuid.")));
+		typid = getBaseType(typid);
+		switch (typid)
+		{
+			case INT2OID:
+				enc = BKE_INT2;
+				break;
+			case INT4OID:
+				enc = BKE_INT4;
+				break;
+			case INT8OID:
+				enc = BKE_INT8;
+				break;
+			case TEXTOID:
+			case VARCHAROID:
+				enc = BKE_TEXT;
+				break;
+			case BPCHAROID:
+				enc = BKE_BPCHAR;
+				break;
+			case NAMEOID:
+				enc = BKE_NAME;
+				break;
+			case BYTEAOID:
+				enc = BKE_BYTEA;
+				break;
+			case UUIDOID:
+				enc = BKE_UUID;
+				break;
+			case FLOAT4OID:
+				enc = BKE_FLOAT4;
+				break;
+			case FLOAT8OID:
+				enc = BKE_FLOAT8;
+				break;
+			default:
+				enc = BKE_OTHER;
+				break;
+		}
+	}
+	ki->enc = enc;
+	ki->typid = typid;
+	switch (enc)
+	{
+		case BKE_INT2:
+		case BKE_INT4:
+		case BKE_INT8:
+			ki->key_class = BLOOM_KEY_INTEGER;
+			break;
+		case BKE_TEXT:
+		case BKE_BPCHAR:
+		case BKE_NAME:
+			ki->key_class = BLOOM_KEY_TEXT;
+			break;
+		case BKE_BYTEA:
+			ki->key_class = BLOOM_KEY_BYTEA;
+			break;
+		case BKE_UUID:
+			ki->key_class = BLOOM_KEY_UUID;
+			break;
+		case BKE_FLOAT4:
+		case BKE_FLOAT8:
+			ki->key_class = BLOOM_KEY_FLOAT;
+			break;
+		case BKE_OTHER:
+			{
+				Oid			sendfn;
+				bool		isvarlena;
+
+				ki->key_class = BLOOM_KEY_OTHER;
+				ki->key_type = key_type_tag(typid);
+				getTypeBinaryOutputInfo(typid, &sendfn, &isvarlena);
+				fmgr_info_cxt(sendfn, &ki->sendfn, fcinfo->flinfo->fn_mcxt);
+				break;
+			}
+		case BKE_UNKNOWN:
+			elog(ERROR, "unresolved bloom key encoding");
+	}
+}
+
+/* Length of a bpchar's bytes without the trailing spaces, as = compares */
+static int
+bpchar_true_len(const char *s, int len)
+{
+	while (len > 0 && s[len - 1] == ' ')
+		len--;
+	return len;
+}
+
+uint64
+bloom_key_hash(BloomKeyInfo *ki, Datum value, uint64 seed)
+{
+	switch (ki->enc)
+	{
+		case BKE_INT2:
+			return bloom_hash_int64(seed, DatumGetInt16(value));
+		case BKE_INT4:
+			return bloom_hash_int64(seed, DatumGetInt32(value));
+		case BKE_INT8:
+			return bloom_hash_int64(seed, DatumGetInt64(value));
+		case BKE_FLOAT4:
+			return bloom_hash_float8(seed, (double) DatumGetFloat4(value));
+		case BKE_FLOAT8:
+			return bloom_hash_float8(seed, DatumGetFloat8(value));
+		case BKE_UUID:
+			return bloom_hash_bytes(seed, DatumGetUUIDP(value)->data, UUID_LEN);
+		case BKE_NAME:
+			{
+				const char *s = NameStr(*DatumGetName(value));
+
+				return bloom_hash_bytes(seed, s, strlen(s));
+			}
+		case BKE_TEXT:
+		case BKE_BYTEA:
+		case BKE_BPCHAR:
+			{
+				struct varlena *orig = (struct varlena *) DatumGetPointer(value);
+				struct varlena *v = PG_DETOAST_DATUM_PACKED(value);
+				int			len = VARSIZE_ANY_EXHDR(v);
+				uint64		h;
+
+				if (ki->enc == BKE_BPCHAR)
+					len = bpchar_true_len(VARDATA_ANY(v), len);
+				h = bloom_hash_bytes(seed, VARDATA_ANY(v), len);
+				if (v != orig)
+					pfree(v);
+				return h;
+			}
+		case BKE_OTHER:
+			{
+				bytea	   *b = SendFunctionCall(&ki->sendfn, value);
+				uint64		h = bloom_hash_bytes(seed, VARDATA(b),
+												 VARSIZE(b) - VARHDRSZ);
+
+				pfree(b);
+				return h;
+			}
+		case BKE_UNKNOWN:
+			break;
+	}
+	elog(ERROR, "unresolved bloom key encoding");
+	return 0;					/* keep compiler quiet */
+}
+
+/*
+ * Checks that a key of ki's class may be added to (adding) or probed in f.
+ * A filter that holds nothing takes any class; probing it is fine too.
+ */
+void
+bloom_check_key(BloomFilter *f, const BloomKeyInfo *ki, bool adding)
+{
+	if (f->key_class == BLOOM_KEY_NONE)
+		return;
+	if (f->key_class == ki->key_class && f->key_type == ki->key_type)
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_DATATYPE_MISMATCH),
+			 errmsg("bloom filter holds %s keys, not %s keys",
+					bloom_key_class_name(f->key_class, f->key_type),
+					bloom_key_class_name(ki->key_class, ki->key_type)),
+			 errdetail(adding ?
+					   "Mixing key types in one filter would make lookups miss keys that were added." :
+					   "A key of another type hashes differently, so it would never be found."),
+			 errhint("Cast the key to %s.",
+					 key_class_cast(f->key_class, f->key_type))));
+}
+
+/* For union and intersection: both hold the same class, or one holds none */
+void
+bloom_check_key_classes(const BloomFilter *a, const BloomFilter *b)
+{
+	if (a->key_class == BLOOM_KEY_NONE || b->key_class == BLOOM_KEY_NONE)
+		return;
+	if (a->key_class == b->key_class && a->key_type == b->key_type)
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_DATATYPE_MISMATCH),
+			 errmsg("cannot combine bloom filters of different key types"),
+			 errdetail("The first filter holds %s keys, the second %s keys.",
+					   bloom_key_class_name(a->key_class, a->key_type),
+					   bloom_key_class_name(b->key_class, b->key_type)),
+			 errhint("Build both filters from keys of the same type.")));
+}

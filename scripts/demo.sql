@@ -1,0 +1,54 @@
+-- bloomtype demo: a filter in front of a table, against cache penetration
+\set ON_ERROR_STOP on
+\pset footer off
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS bloomtype;
+
+\echo '== 1. one million users (ids spread over 1..10^9)'
+DROP TABLE IF EXISTS users, filters, requests;
+CREATE TABLE users AS
+  SELECT (g::bigint * 7919 % 1000000007) AS user_id, 'user' || g AS name
+    FROM generate_series(1, 1000000) g;
+CREATE UNIQUE INDEX users_pkey ON users (user_id);
+ANALYZE users;
+
+\echo '== 2. the filter: bloom_agg(user_id), auto-sized at the default 1% rate'
+CREATE TABLE filters AS SELECT 'users' AS name, bloom_agg(user_id) AS f FROM users;
+SELECT capacity, fpr AS target_fpr, hashes, items, estimated_items,
+       round(estimated_fpr::numeric, 5) AS estimated_fpr
+  FROM filters, bloom_info(f);
+
+\echo '== 3. filter size vs index size'
+SELECT pg_size_pretty(pg_column_size(f)::bigint) AS filter_size,
+       pg_size_pretty(pg_relation_size('users_pkey')) AS index_size,
+       pg_size_pretty(pg_relation_size('users')) AS table_size,
+       round(pg_relation_size('users_pkey')::numeric / pg_column_size(f), 1) AS index_over_filter
+  FROM filters;
+
+\echo '== 4. 200,000 requests, half for users that do not exist'
+CREATE TABLE requests AS
+  SELECT CASE WHEN g % 2 = 0 THEN (g::bigint * 7919 % 1000000007)   -- existing
+              ELSE 1000000007 + g END AS user_id                   -- never existed
+    FROM generate_series(1, 200000) g;
+
+\echo '== 5. cache-penetration check: only ids the filter passes reach the table'
+WITH checked AS (
+  SELECT r.user_id,
+         bloom_contains((SELECT f FROM filters WHERE name = 'users'), r.user_id) AS maybe,
+         EXISTS (SELECT 1 FROM users u WHERE u.user_id = r.user_id) AS present
+    FROM requests r
+)
+SELECT count(*) AS requests,
+       count(*) FILTER (WHERE present) AS present,
+       count(*) FILTER (WHERE present AND NOT maybe) AS false_negatives,
+       count(*) FILTER (WHERE NOT maybe) AS lookups_avoided,
+       count(*) FILTER (WHERE maybe AND NOT present) AS false_positives,
+       round(100.0 * count(*) FILTER (WHERE maybe AND NOT present)
+             / nullif(count(*) FILTER (WHERE NOT present), 0), 3) AS measured_fpr_pct
+  FROM checked;
+
+\echo '== 6. new users join the filter as they register'
+UPDATE filters SET f = bloom_add(f, 4242424242::bigint) WHERE name = 'users';
+SELECT bloom_contains(f, 4242424242::bigint) AS new_user_found,
+       bloom_contains(f, 4242424243::bigint) AS other_id_found
+  FROM filters WHERE name = 'users';

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Runs every bloomtype test suite: the C unit tests of the core and the
+# pg_regress suites on a throwaway PostgreSQL 15 cluster (pg_virtualenv).
+# Installs its own dependencies.  Ends with "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/build.sh || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
+export PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
+
+passed=0
+failed=0
+log=$(mktemp -d)
+
+# 1. C unit tests of the core (cmocka)
+make -s PG_CONFIG="$PG_CONFIG" test/unit/test_core >/dev/null
+test/unit/test_core 2>&1 | tee "$log/unit.out"
+p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log/unit.out" | tail -1)
+f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log/unit.out" | tail -1)
+if [ -z "$p$f" ]; then f=1; fi   # crashed before its summary
+passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
+
+# 2. pg_regress suites on a throwaway cluster
+rm -rf results regression.diffs regression.out
+pg_virtualenv -v 15 -o shared_preload_libraries= \
+    make -s PG_CONFIG="$PG_CONFIG" installcheck 2>&1 | tee "$log/regress.out"
+p=$(grep -cE '^(test | +)?[a-z0-9_]+ +\.\.\. ok' "$log/regress.out")
+f=$(grep -cE '\.\.\. (FAILED|failed)' "$log/regress.out")
+if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then f=1; fi   # pg_regress did not run
+passed=$((passed + p)); failed=$((failed + f))
+[ -f regression.diffs ] && [ "$f" -gt 0 ] && head -200 regression.diffs
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,540 @@
+/*-------------------------------------------------------------------------
+ *
+ * bloom_core.c
+ *		Filter algorithms of bloomtype, in plain C (no PostgreSQL headers).
+ *
+ * The layout is a blocked Bloom filter: every key sets its k bits inside
+ * one 512-bit (64-byte) block chosen by the hash, so a lookup touches one
+ * cache line however large the filter is (Putze, Sanders, Singler,
+ * "Cache-, Hash- and Space-Efficient Bloom Filters", WEA 2007; the same
+ * idea as RocksDB's FastLocalBloom and Parquet's split-block filters).
+ *
+ * Sizing uses that layout's own false-positive model: the number of keys
+ * that land in a block is Poisson distributed with mean lambda = n / blocks,
+ * and a block holding j keys answers a random probe falsely with
+ * probability (1 - (1 - 1/B)^(k j))^k, B = 512.  The expected rate is the
+ * Poisson mixture of these (Putze et al., section 3).  For a requested
+ * rate we find, for each k, the largest lambda whose mixture stays at or
+ * under the rate, and keep the k that allows the largest lambda.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "bloom_core.h"
+
+#include <math.h>
+
+/*
+ * Rates are planned with a small margin under the requested rate, so that
+ * a filter filled to exactly its capacity measures at or under the target
+ * despite the granularity of whole blocks and hash imperfection.
+ */
+#define BLOOM_PLAN_MARGIN	0.99
+
+/* lambda is rounded down to this grid so that sizing is reproducible */
+#define BLOOM_LAMBDA_GRID	4096.0
+
+bool
+bloom_fpr_valid(double fpr)
+{
+	return fpr >= BLOOM_MIN_FPR && fpr <= BLOOM_MAX_FPR;	/* false for NaN */
+}
+
+/*
+ * Expected false-positive rate of a blocked filter whose blocks hold on
+ * average keys_per_block keys, k bits per key.  A block that holds j keys
+ * has each bit set with probability s_j = 1 - (1 - 1/B)^(k j).  A probe
+ * tests k positions drawn with replacement, so it tests D <= k distinct
+ * bits and answers "maybe" with probability s_j^D; the distribution of D is
+ * that of the occupied cells when k balls go into B bins.  Leaving the
+ * repeats out (s_j^k) underestimates the rate by 2% to 5% at k = 7 to 9.
+ */
+double
+bloom_model_fpr(double keys_per_block, int k)
+{
+	const double B = BLOOM_BLOCK_BITS;
+	double		lambda = keys_per_block;
+	double		q = pow(1.0 - 1.0 / B, k);	/* a bit stays clear after one key */
+	double		pd[BLOOM_MAX_HASHES + 1] = {1.0};	/* P(D = d) */
+	double		pmf = exp(-lambda);
+	double		clear = 1.0;	/* q^j */
+	double		total = 0.0;
+	double		mass = 0.0;
+	int			jmax = (int) (lambda + 12.0 * sqrt(lambda) + 30.0);
+
+	if (k < 1 || k > BLOOM_MAX_HASHES)
+		return 1.0;
+	for (int i = 0; i < k; i++)
+	{
+		for (int d = i + 1; d >= 1; d--)
+			pd[d] = pd[d] * d / B + pd[d - 1] * (B - d + 1) / B;
+		pd[0] = 0.0;
+	}
+
+	for (int j = 0; j <= jmax; j++)
+	{
+		double		s,
+					p = 0.0,
+					sd = 1.0;
+
+		if (j > 0)
+		{
+			pmf *= lambda / j;
+			clear *= q;
+		}
+		s = 1.0 - clear;
+		for (int d = 1; d <= k; d++)
+		{
+			sd *= s;
+			p += pd[d] * sd;
+		}
+		total += pmf * p;
+		mass += pmf;
+	}
+	/* the tail beyond jmax answers "maybe" for sure: count it as such */
+	if (mass < 1.0)
+		total += 1.0 - mass;
+	return total;
+}
+
+BloomStatus
+bloom_plan(double fpr, BloomPlan *plan)
+{
+	double		target;
+	double		best_lambda = 0.0;
+	int			best_k = 0;
+	int			kmax;
+
+	if (!bloom_fpr_valid(fpr))
+		return BLOOM_E_PARAMS;
+	target = fpr * BLOOM_PLAN_MARGIN;
+
+	/* the optimum k is near log2(1/p); no need to look far past it */
+	kmax = (int) ceil(1.2 * log2(1.0 / target)) + 2;
+	if (kmax > BLOOM_MAX_HASHES)
+		kmax = BLOOM_MAX_HASHES;
+
+	for (int k = 1; k <= kmax; k++)
+	{
+		double		lo = 0.0,
+					hi = BLOOM_BLOCK_BITS;
+
+		/* the largest lambda with model rate <= target, by bisection */
+		for (int it = 0; it < 48; it++)
+		{
+			double		mid = (lo + hi) / 2.0;
+
+			if (bloom_model_fpr(mid, k) <= target)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		if (lo > best_lambda)
+		{
+			best_lambda = lo;
+			best_k = k;
+		}
+	}
+	best_lambda = floor(best_lambda * BLOOM_LAMBDA_GRID) / BLOOM_LAMBDA_GRID;
+	if (best_k == 0 || best_lambda <= 0.0)
+		return BLOOM_E_PARAMS;
+	plan->fpr = fpr;
+	plan->k = best_k;
+	plan->keys_per_block = best_lambda;
+	return BLOOM_OK;
+}
+
+BloomStatus
+bloom_plan_size(const BloomPlan *plan, uint64_t capacity, uint64_t *nblocks)
+{
+	double		blocks;
+
+	if (capacity == 0)
+		return BLOOM_E_PARAMS;
+	blocks = ceil((double) capacity / plan->keys_per_block);
+	if (blocks < 1.0)
+		blocks = 1.0;
+	if (blocks > (double) BLOOM_MAX_BLOCKS)
+		return BLOOM_E_CAPACITY;
+	*nblocks = (uint64_t) blocks;
+	return BLOOM_OK;
+}
+
+uint64_t
+bloom_plan_max_capacity(const BloomPlan *plan)
+{
+	uint64_t	cap = (uint64_t) floor((double) BLOOM_MAX_BLOCKS * plan->keys_per_block);
+	uint64_t	nb;
+
+	while (cap > 0 && bloom_plan_size(plan, cap, &nb) != BLOOM_OK)
+		cap--;
+	return cap;
+}
+
+size_t
+bloom_blocked_size(uint64_t nblocks)
+{
+	return BLOOM_HEADER_SIZE + (size_t) nblocks * BLOOM_BLOCK_BYTES;
+}
+
+size_t
+bloom_hashlist_size(uint64_t nslots)
+{
+	return BLOOM_HEADER_SIZE + (size_t) nslots * 8;
+}
+
+void
+bloom_write_header(uint8_t *buf, const BloomFilter *f)
+{
+	uint64_t	fbits;
+
+	buf[0] = BLOOM_MAGIC_0;
+	buf[1] = BLOOM_MAGIC_1;
+	buf[2] = BLOOM_MAGIC_2;
+	buf[3] = BLOOM_MAGIC_3;
+	buf[4] = f->version;
+	buf[5] = f->kind;
+	buf[6] = f->hash;
+	buf[7] = f->key_class;
+	buf[8] = (uint8_t) f->key_type;
+	buf[9] = (uint8_t) (f->key_type >> 8);
+	buf[10] = (uint8_t) (f->key_type >> 16);
+	buf[11] = (uint8_t) (f->key_type >> 24);
+	buf[12] = f->k;
+	buf[13] = f->block_log2;
+	buf[14] = (uint8_t) f->flags;
+	buf[15] = (uint8_t) (f->flags >> 8);
+	bloom_put_le64(buf + 16, f->seed);
+	bloom_put_le64(buf + 24, f->capacity);
+	memcpy(&fbits, &f->fpr, 8);
+	bloom_put_le64(buf + 32, fbits);
+	bloom_put_le64(buf + 40, f->nitems);
+	bloom_put_le64(buf + 48, f->nslots);
+	bloom_put_le64(buf + 56, f->nused);
+}
+
+static void
+init_common(BloomFilter *f, uint8_t *buf, int kind, uint64_t nslots,
+			uint64_t capacity, double fpr, uint64_t seed)
+{
+	memset(f, 0, sizeof(*f));
+	f->version = BLOOM_FORMAT_VERSION;
+	f->kind = (uint8_t) kind;
+	f->hash = BLOOM_HASH_XXH3_64;
+	f->key_class = BLOOM_KEY_NONE;
+	f->seed = seed;
+	f->capacity = capacity;
+	f->fpr = fpr;
+	f->nslots = nslots;
+	f->data = buf + BLOOM_HEADER_SIZE;
+}
+
+/* Writes an empty blocked filter into buf (bloom_blocked_size bytes). */
+void
+bloom_init_blocked(uint8_t *buf, uint64_t nblocks, int k, uint64_t capacity,
+				   double fpr, uint64_t seed)
+{
+	BloomFilter f;
+
+	init_common(&f, buf, BLOOM_KIND_BLOCKED, nblocks, capacity, fpr, seed);
+	f.k = (uint8_t) k;
+	f.block_log2 = BLOOM_BLOCK_LOG2;
+	bloom_write_header(buf, &f);
+	memset(buf + BLOOM_HEADER_SIZE, 0, (size_t) nblocks * BLOOM_BLOCK_BYTES);
+}
+
+/* Writes an empty hash list into buf (bloom_hashlist_size bytes). */
+void
+bloom_init_hashlist(uint8_t *buf, uint64_t nslots, uint64_t capacity,
+					double fpr, uint64_t seed)
+{
+	BloomFilter f;
+
+	init_common(&f, buf, BLOOM_KIND_HASHLIST, nslots, capacity, fpr, seed);
+	bloom_write_header(buf, &f);
+	memset(buf + BLOOM_HEADER_SIZE, 0, (size_t) nslots * 8);
+}
+
+/*
+ * Decodes and validates a value of len bytes.  Every field is checked, and
+ * the length against the geometry, before anything else reads the payload.
+ */
+BloomStatus
+bloom_decode(const uint8_t *buf, size_t len, BloomFilter *f)
+{
+	uint64_t	fbits;
+
+	if (len < BLOOM_HEADER_SIZE)
+		return BLOOM_E_SHORT;
+	if (buf[0] != BLOOM_MAGIC_0 || buf[1] != BLOOM_MAGIC_1 ||
+		buf[2] != BLOOM_MAGIC_2 || buf[3] != BLOOM_MAGIC_3)
+		return BLOOM_E_MAGIC;
+
+	f->version = buf[4];
+	f->kind = buf[5];
+	f->hash = buf[6];
+	f->key_class = buf[7];
+	f->key_type = (uint32_t) buf[8] | ((uint32_t) buf[9] << 8) |
+		((uint32_t) buf[10] << 16) | ((uint32_t) buf[11] << 24);
+	f->k = buf[12];
+	f->block_log2 = buf[13];
+	f->flags = (uint16_t) (buf[14] | (buf[15] << 8));
+	f->seed = bloom_get_le64(buf + 16);
+	f->capacity = bloom_get_le64(buf + 24);
+	fbits = bloom_get_le64(buf + 32);
+	memcpy(&f->fpr, &fbits, 8);
+	f->nitems = bloom_get_le64(buf + 40);
+	f->nslots = bloom_get_le64(buf + 48);
+	f->nused = bloom_get_le64(buf + 56);
+	f->data = (uint8_t *) buf + BLOOM_HEADER_SIZE;
+
+	if (f->version != BLOOM_FORMAT_VERSION)
+		return BLOOM_E_VERSION;
+	if (f->kind != BLOOM_KIND_BLOCKED && f->kind != BLOOM_KIND_HASHLIST)
+		return BLOOM_E_KIND;
+	if (f->hash != BLOOM_HASH_XXH3_64)
+		return BLOOM_E_HASH;
+	if (f->key_class > BLOOM_KEY_MAX ||
+		(f->key_class == BLOOM_KEY_OTHER) != (f->key_type != 0))
+		return BLOOM_E_KEYCLASS;
+	if (f->flags != 0)
+		return BLOOM_E_FLAGS;
+	if (!bloom_fpr_valid(f->fpr))
+		return BLOOM_E_PARAMS;
+
+	if (f->kind == BLOOM_KIND_BLOCKED)
+	{
+		if (f->k < 1 || f->k > BLOOM_MAX_HASHES ||
+			f->block_log2 != BLOOM_BLOCK_LOG2 ||
+			f->nslots < 1 || f->nslots > BLOOM_MAX_BLOCKS)
+			return BLOOM_E_GEOMETRY;
+		if (f->nused != 0)
+			return BLOOM_E_FLAGS;
+		if (f->capacity < 1 || f->capacity > f->nslots * BLOOM_BLOCK_BITS)
+			return BLOOM_E_PARAMS;
+		if (len != bloom_blocked_size(f->nslots))
+			return BLOOM_E_LENGTH;
+	}
+	else
+	{
+		if (f->k != 0 || f->block_log2 != 0 || f->nslots > BLOOM_MAX_SLOTS)
+			return BLOOM_E_GEOMETRY;
+		if (f->nused > f->nslots || f->nitems < f->nused)
+			return BLOOM_E_COUNT;
+		if (len != bloom_hashlist_size(f->nslots))
+			return BLOOM_E_LENGTH;
+	}
+	return BLOOM_OK;
+}
+
+const char *
+bloom_status_message(BloomStatus st)
+{
+	switch (st)
+	{
+		case BLOOM_OK:
+			return "The value is valid.";
+		case BLOOM_E_SHORT:
+			return "The value is shorter than the 64-byte header.";
+		case BLOOM_E_MAGIC:
+			return "The value does not start with the magic bytes \"BLMF\".";
+		case BLOOM_E_VERSION:
+			return "The format version is not one this build reads (it reads version 1).";
+		case BLOOM_E_KIND:
+			return "The filter kind is unknown.";
+		case BLOOM_E_HASH:
+			return "The hash algorithm is unknown.";
+		case BLOOM_E_KEYCLASS:
+			return "The key class or key type is invalid.";
+		case BLOOM_E_GEOMETRY:
+			return "The geometry (hashes per key, block size or block count) is out of range.";
+		case BLOOM_E_PARAMS:
+			return "The capacity or false-positive rate is out of range.";
+		case BLOOM_E_FLAGS:
+			return "The flags or reserved fields are not zero.";
+		case BLOOM_E_LENGTH:
+			return "The length does not match the geometry in the header.";
+		case BLOOM_E_COUNT:
+			return "The item counts are inconsistent.";
+		case BLOOM_E_CAPACITY:
+			return "The capacity does not fit in the largest value.";
+		case BLOOM_E_MISMATCH:
+			return "The filters differ.";
+	}
+	return "Unknown error.";
+}
+
+/*
+ * Can a and b be combined bit by bit?  On a mismatch *what names the first
+ * parameter that differs.  Filters that hold nothing yet match any key
+ * class.
+ */
+BloomStatus
+bloom_compatible(const BloomFilter *a, const BloomFilter *b, const char **what)
+{
+	*what = NULL;
+	if (a->kind != b->kind)
+		*what = "kind";
+	else if (a->hash != b->hash)
+		*what = "hash algorithm";
+	else if (a->seed != b->seed)
+		*what = "hash seed";
+	else if (a->capacity != b->capacity)
+		*what = "capacity";
+	else if (a->fpr != b->fpr)
+		*what = "false-positive rate";
+	else if (a->nslots != b->nslots && a->kind == BLOOM_KIND_BLOCKED)
+		*what = "number of blocks";
+	else if (a->k != b->k)
+		*what = "hashes per key";
+	else if (a->key_class != BLOOM_KEY_NONE && b->key_class != BLOOM_KEY_NONE &&
+			 (a->key_class != b->key_class || a->key_type != b->key_type))
+		*what = "key type";
+	return *what ? BLOOM_E_MISMATCH : BLOOM_OK;
+}
+
+void
+bloom_union_bits(uint8_t *dst, const uint8_t *src, uint64_t nbytes)
+{
+	for (uint64_t i = 0; i < nbytes; i++)
+		dst[i] |= src[i];
+}
+
+void
+bloom_intersect_bits(uint8_t *dst, const uint8_t *src, uint64_t nbytes)
+{
+	for (uint64_t i = 0; i < nbytes; i++)
+		dst[i] &= src[i];
+}
+
+static inline int
+block_popcount(const uint8_t *blk)
+{
+	int			n = 0;
+
+	for (int w = 0; w < BLOOM_BLOCK_BYTES / 8; w++)
+	{
+		uint64_t	v;
+
+		memcpy(&v, blk + 8 * w, 8);
+		n += __builtin_popcountll(v);
+	}
+	return n;
+}
+
+uint64_t
+bloom_bits_set(const BloomFilter *f)
+{
+	uint64_t	n = 0;
+
+	for (uint64_t b = 0; b < f->nslots; b++)
+		n += block_popcount(f->data + b * BLOOM_BLOCK_BYTES);
+	return n;
+}
+
+/*
+ * Distinct items, estimated block by block from the bits set: a block with
+ * X of B bits set after j keys of k bits expects X = B (1 - (1 - 1/B)^(kj)),
+ * so j = ln(1 - X/B) / (k ln(1 - 1/B)) (Swamidass and Baldi 2007, applied
+ * per block).  A full block counts as if one bit were still clear.
+ */
+double
+bloom_estimate_items(const BloomFilter *f)
+{
+	const double B = BLOOM_BLOCK_BITS;
+	double		denom = f->k * log1p(-1.0 / B);
+	double		total = 0.0;
+
+	for (uint64_t b = 0; b < f->nslots; b++)
+	{
+		double		x = block_popcount(f->data + b * BLOOM_BLOCK_BYTES);
+
+		if (x >= B)
+			x = B - 0.5;
+		total += log1p(-x / B) / denom;
+	}
+	return total;
+}
+
+/*
+ * The rate at which a random absent key is reported present, for the bits
+ * as they are now: the mean over blocks of (X/B)^k.
+ */
+double
+bloom_estimate_fpr(const BloomFilter *f)
+{
+	const double B = BLOOM_BLOCK_BITS;
+	double		total = 0.0;
+
+	for (uint64_t b = 0; b < f->nslots; b++)
+	{
+		double		x = block_popcount(f->data + b * BLOOM_BLOCK_BYTES);
+
+		total += pow(x / B, f->k);
+	}
+	return total / (double) f->nslots;
+}
+
+uint64_t
+bloom_hashlist_get(const BloomFilter *f, uint64_t i)
+{
+	return bloom_get_le64(f->data + 8 * i);
+}
+
+void
+bloom_hashlist_set(BloomFilter *f, uint64_t i, uint64_t h)
+{
+	bloom_put_le64(f->data + 8 * i, h);
+}
+
+/* LSD radix sort of n 64-bit values, 11 bits a pass; tmp holds n values. */
+#define RADIX_BITS	11
+#define RADIX_SIZE	(1 << RADIX_BITS)
+
+void
+bloom_sort_u64(uint64_t *a, uint64_t *tmp, size_t n)
+{
+	const int	passes = (64 + RADIX_BITS - 1) / RADIX_BITS;
+	uint64_t   *src = a,
+			   *dst = tmp;
+
+	for (int p = 0; p < passes; p++)
+	{
+		int			shift = RADIX_BITS * p;
+		size_t		count[RADIX_SIZE + 1];
+		bool		trivial = false;
+
+		memset(count, 0, sizeof(count));
+		for (size_t i = 0; i < n; i++)
+			count[((src[i] >> shift) & (RADIX_SIZE - 1)) + 1]++;
+		for (int d = 0; d < RADIX_SIZE; d++)
+		{
+			if (count[d + 1] == n)
+				trivial = true;
+			count[d + 1] += count[d];
+		}
+		if (trivial)
+			continue;			/* every value has the same digit */
+		for (size_t i = 0; i < n; i++)
+			dst[count[(src[i] >> shift) & (RADIX_SIZE - 1)]++] = src[i];
+		{
+			uint64_t   *t = src;
+
+			src = dst;
+			dst = t;
+		}
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof(uint64_t));
+}
+
+/* Removes repeats from a sorted array; returns the new length. */
+size_t
+bloom_unique_u64(uint64_t *a, size_t n)
+{
+	size_t		out = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (out == 0 || a[i] != a[out - 1])
+			a[out++] = a[i];
+	return out;
+}

@@ -1,0 +1,286 @@
+/*-------------------------------------------------------------------------
+ *
+ * bloom_core.h
+ *		Filter algorithms of bloomtype: value format, sizing, hashing of
+ *		bytes, add/contains, union/intersection and aggregate hash lists.
+ *
+ * This part knows nothing of PostgreSQL.  It takes bytes and sizes and
+ * answers with codes, so that C unit tests, fuzzers, benchmarks and client
+ * programs can use it directly.  The PostgreSQL glue lives in bloom_ext.c
+ * and its siblings.
+ *
+ * The value format (all integers little-endian, see docs/FORMAT.md):
+ *
+ *	off size field
+ *	  0   4  magic "BLMF"
+ *	  4   1  format version (1)
+ *	  5   1  kind: 1 = blocked Bloom filter, 2 = hash list (aggregate state)
+ *	  6   1  hash algorithm: 1 = XXH3-64 with seed
+ *	  7   1  key class (BloomKeyClass)
+ *	  8   4  key type tag (class "other" only, else 0)
+ *	 12   1  hashes per key k (kind 1: 1..32; kind 2: 0)
+ *	 13   1  log2 of block size in bits (kind 1: 9; kind 2: 0)
+ *	 14   2  flags (must be 0 in version 1)
+ *	 16   8  hash seed
+ *	 24   8  capacity (kind 1: >= 1; kind 2: 0 = auto-sized, else fixed)
+ *	 32   8  target false-positive rate (IEEE 754 binary64)
+ *	 40   8  items added (counting repeats)
+ *	 48   8  kind 1: number of 64-byte blocks; kind 2: hash slots
+ *	 56   8  kind 1: 0 (reserved); kind 2: hash slots in use
+ *	 64   -  kind 1: blocks * 64 bytes of bits; kind 2: slots * 8 bytes
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef BLOOM_CORE_H
+#define BLOOM_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include <string.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#define BLOOM_MAGIC_0			'B'
+#define BLOOM_MAGIC_1			'L'
+#define BLOOM_MAGIC_2			'M'
+#define BLOOM_MAGIC_3			'F'
+#define BLOOM_FORMAT_VERSION	1
+#define BLOOM_HEADER_SIZE		64
+
+#define BLOOM_KIND_BLOCKED		1
+#define BLOOM_KIND_HASHLIST		2
+
+#define BLOOM_HASH_XXH3_64		1
+
+#define BLOOM_BLOCK_LOG2		9	/* 512-bit blocks: one 64-byte cache line */
+#define BLOOM_BLOCK_BITS		(1 << BLOOM_BLOCK_LOG2)
+#define BLOOM_BLOCK_BYTES		(BLOOM_BLOCK_BITS / 8)
+#define BLOOM_MAX_HASHES		32
+
+/*
+ * Largest value the core will build or accept, in bytes, header included.
+ * PostgreSQL's varlena limit is 1 GB less one byte; the glue adds its own
+ * 4-byte length word, so a value is at most this many bytes of payload.
+ */
+#define BLOOM_MAX_BYTES			((uint64_t) 0x3FFFFFFF - 4)
+#define BLOOM_MAX_BLOCKS		((BLOOM_MAX_BYTES - BLOOM_HEADER_SIZE) / BLOOM_BLOCK_BYTES)
+#define BLOOM_MAX_SLOTS			((BLOOM_MAX_BYTES - BLOOM_HEADER_SIZE) / 8)
+
+#define BLOOM_MIN_FPR			1e-12
+#define BLOOM_MAX_FPR			0.5
+#define BLOOM_DEFAULT_FPR		0.01
+
+typedef enum BloomKeyClass
+{
+	BLOOM_KEY_NONE = 0,			/* nothing added yet */
+	BLOOM_KEY_INTEGER = 1,		/* int2, int4, int8 as 8-byte LE int64 */
+	BLOOM_KEY_TEXT = 2,			/* text, varchar, name, bpchar: bytes */
+	BLOOM_KEY_BYTEA = 3,		/* bytea: bytes */
+	BLOOM_KEY_UUID = 4,			/* uuid: its 16 bytes */
+	BLOOM_KEY_FLOAT = 5,		/* float4, float8 as float8 LE, -0 and NaN
+								 * normalised */
+	BLOOM_KEY_OTHER = 6,		/* binary send form, type in key type tag */
+	BLOOM_KEY_MAX = BLOOM_KEY_OTHER
+} BloomKeyClass;
+
+/* Result codes of the core */
+typedef enum BloomStatus
+{
+	BLOOM_OK = 0,
+	BLOOM_E_SHORT,				/* shorter than a header */
+	BLOOM_E_MAGIC,
+	BLOOM_E_VERSION,
+	BLOOM_E_KIND,
+	BLOOM_E_HASH,
+	BLOOM_E_KEYCLASS,
+	BLOOM_E_GEOMETRY,			/* k, block size, blocks or slots out of range */
+	BLOOM_E_PARAMS,				/* capacity or fpr out of range */
+	BLOOM_E_FLAGS,				/* flags or reserved fields not zero */
+	BLOOM_E_LENGTH,				/* total length disagrees with geometry */
+	BLOOM_E_COUNT,				/* items/slot counts inconsistent */
+	BLOOM_E_CAPACITY,			/* sizing: does not fit */
+	BLOOM_E_MISMATCH			/* two filters differ */
+} BloomStatus;
+
+/* A decoded header; bits points into the value it was decoded from. */
+typedef struct BloomFilter
+{
+	uint8_t		version;
+	uint8_t		kind;
+	uint8_t		hash;
+	uint8_t		key_class;
+	uint32_t	key_type;
+	uint8_t		k;
+	uint8_t		block_log2;
+	uint16_t	flags;
+	uint64_t	seed;
+	uint64_t	capacity;
+	double		fpr;
+	uint64_t	nitems;
+	uint64_t	nslots;			/* blocks (kind 1) or hash slots (kind 2) */
+	uint64_t	nused;			/* kind 2: slots in use */
+	uint8_t    *data;			/* payload after the header */
+} BloomFilter;
+
+/* Sizing plan: hashes per key and the most keys a block may hold */
+typedef struct BloomPlan
+{
+	double		fpr;
+	int			k;
+	double		keys_per_block;
+} BloomPlan;
+
+/* sizing */
+extern BloomStatus bloom_plan(double fpr, BloomPlan *plan);
+extern BloomStatus bloom_plan_size(const BloomPlan *plan, uint64_t capacity,
+								   uint64_t *nblocks);
+extern uint64_t bloom_plan_max_capacity(const BloomPlan *plan);
+extern double bloom_model_fpr(double keys_per_block, int k);
+extern bool bloom_fpr_valid(double fpr);
+
+/* format */
+extern size_t bloom_blocked_size(uint64_t nblocks);
+extern size_t bloom_hashlist_size(uint64_t nslots);
+extern void bloom_init_blocked(uint8_t *buf, uint64_t nblocks, int k,
+							   uint64_t capacity, double fpr, uint64_t seed);
+extern void bloom_init_hashlist(uint8_t *buf, uint64_t nslots,
+								uint64_t capacity, double fpr, uint64_t seed);
+extern BloomStatus bloom_decode(const uint8_t *buf, size_t len, BloomFilter *f);
+extern void bloom_write_header(uint8_t *buf, const BloomFilter *f);
+extern const char *bloom_status_message(BloomStatus st);
+
+/* blocked filter operations (insert and contains are inline, below) */
+extern BloomStatus bloom_compatible(const BloomFilter *a, const BloomFilter *b,
+									const char **what);
+extern void bloom_union_bits(uint8_t *dst, const uint8_t *src, uint64_t nbytes);
+extern void bloom_intersect_bits(uint8_t *dst, const uint8_t *src, uint64_t nbytes);
+extern uint64_t bloom_bits_set(const BloomFilter *f);
+extern double bloom_estimate_items(const BloomFilter *f);
+extern double bloom_estimate_fpr(const BloomFilter *f);
+
+/* hash lists (auto-sized aggregate states) */
+extern uint64_t bloom_hashlist_get(const BloomFilter *f, uint64_t i);
+extern void bloom_hashlist_set(BloomFilter *f, uint64_t i, uint64_t h);
+extern void bloom_sort_u64(uint64_t *a, uint64_t *tmp, size_t n);
+extern size_t bloom_unique_u64(uint64_t *a, size_t n);
+
+/* little-endian helpers */
+static inline uint64_t
+bloom_get_le64(const uint8_t *p)
+{
+	return (uint64_t) p[0] | ((uint64_t) p[1] << 8) | ((uint64_t) p[2] << 16) |
+		((uint64_t) p[3] << 24) | ((uint64_t) p[4] << 32) |
+		((uint64_t) p[5] << 40) | ((uint64_t) p[6] << 48) |
+		((uint64_t) p[7] << 56);
+}
+
+static inline void
+bloom_put_le64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t) (v >> (8 * i));
+}
+
+/*
+ * Hashing: XXH3-64 with the filter's seed over the canonical bytes of a key
+ * (docs/FORMAT.md has the table of encodings).  Inlined, as the hash of an
+ * 8-byte key costs about as much as a call through the shared library.
+ */
+static inline uint64_t
+bloom_hash_bytes(uint64_t seed, const void *data, size_t len)
+{
+	return XXH3_64bits_withSeed(data, len, seed);
+}
+
+static inline uint64_t
+bloom_hash_int64(uint64_t seed, int64_t v)
+{
+	uint8_t		buf[8];
+
+	bloom_put_le64(buf, (uint64_t) v);
+	return XXH3_64bits_withSeed(buf, 8, seed);
+}
+
+static inline uint64_t
+bloom_hash_float8(uint64_t seed, double v)
+{
+	uint64_t	bits;
+	uint8_t		buf[8];
+
+	if (v == 0.0)
+		v = 0.0;				/* -0 and +0 are one key */
+	if (v != v)
+		bits = UINT64_C(0x7FF8000000000000);	/* every NaN is one key */
+	else
+		memcpy(&bits, &v, 8);
+	bloom_put_le64(buf, bits);
+	return XXH3_64bits_withSeed(buf, 8, seed);
+}
+
+/*
+ * Bit positions of a key in a blocked filter.  The block is chosen by
+ * multiply-shift of the full 64-bit hash onto [0, nblocks) (Lemire's
+ * "fastrange"); the k bits inside the 512-bit block come from the top nine
+ * bits of successive multiplications of the hash by an odd constant, as in
+ * RocksDB's FastLocalBloom.  Bits are addressed by byte, so the layout does
+ * not depend on the machine's byte order.
+ */
+#define BLOOM_PROBE_MUL		UINT64_C(0x9E3779B97F4A7C15)
+
+static inline uint64_t
+bloom_mulhi64(uint64_t a, uint64_t b)
+{
+#ifdef __SIZEOF_INT128__
+	return (uint64_t) (((unsigned __int128) a * b) >> 64);
+#else
+	uint64_t	a_lo = (uint32_t) a,
+				a_hi = a >> 32,
+				b_lo = (uint32_t) b,
+				b_hi = b >> 32;
+	uint64_t	lo_lo = a_lo * b_lo,
+				hi_lo = a_hi * b_lo,
+				lo_hi = a_lo * b_hi,
+				hi_hi = a_hi * b_hi;
+	uint64_t	cross = (lo_lo >> 32) + (uint32_t) hi_lo + lo_hi;
+
+	return hi_hi + (hi_lo >> 32) + (cross >> 32);
+#endif
+}
+
+static inline void
+bloom_insert_hash(BloomFilter *f, uint64_t h)
+{
+	uint8_t    *blk = f->data + bloom_mulhi64(h, f->nslots) * BLOOM_BLOCK_BYTES;
+	uint64_t	x = h;
+
+	for (int i = 0; i < f->k; i++)
+	{
+		unsigned	bit;
+
+		x *= BLOOM_PROBE_MUL;
+		bit = (unsigned) (x >> (64 - BLOOM_BLOCK_LOG2));
+		blk[bit >> 3] |= (uint8_t) (1u << (bit & 7));
+	}
+}
+
+static inline bool
+bloom_contains_hash(const BloomFilter *f, uint64_t h)
+{
+	const uint8_t *blk = f->data + bloom_mulhi64(h, f->nslots) * BLOOM_BLOCK_BYTES;
+	uint64_t	x = h;
+
+	for (int i = 0; i < f->k; i++)
+	{
+		unsigned	bit;
+
+		x *= BLOOM_PROBE_MUL;
+		bit = (unsigned) (x >> (64 - BLOOM_BLOCK_LOG2));
+		if (!(blk[bit >> 3] & (1u << (bit & 7))))
+			return false;
+	}
+	return true;
+}
+
+#endif							/* BLOOM_CORE_H */
