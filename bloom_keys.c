@@ -25,7 +25,7 @@
 #include "access/htup_details.h"
 
 static const char *const key_class_names[] = {
-	"no", "integer", "text", "bytea", "uuid", "float", "other"
+	"none", "integer", "text", "bytea", "uuid", "float", "other"
 };
 
 /*
@@ -257,18 +257,24 @@ bloom_key_hash(BloomKeyInfo *ki, Datum value, uint64 seed)
 void
 bloom_check_key(BloomFilter *f, const BloomKeyInfo *ki, bool adding)
 {
+	const char *key_name;
+
 	if (f->key_class == BLOOM_KEY_NONE)
 		return;
 	if (f->key_class == ki->key_class && f->key_type == ki->key_type)
 		return;
+	key_name = ki->key_class == BLOOM_KEY_OTHER ?
+		format_type_be(ki->typid) :
+		bloom_key_class_name(ki->key_class, ki->key_type);
 	ereport(ERROR,
 			(errcode(ERRCODE_DATATYPE_MISMATCH),
 			 errmsg("bloom filter holds %s keys, not %s keys",
-					bloom_key_class_name(f->key_class, f->key_type),
-					bloom_key_class_name(ki->key_class, ki->key_type)),
+					bloom_key_class_name(f->key_class, f->key_type), key_name),
 			 errdetail(adding ?
 					   "Mixing key types in one filter would make lookups miss keys that were added." :
 					   "A key of another type hashes differently, so it would never be found."),
+			 (f->key_class == BLOOM_KEY_OTHER && (f->key_type & 0x80000000u)) ?
+			 errhint("Use keys of the user-defined type the filter was built from.") :
 			 errhint("Cast the key to %s.",
 					 key_class_cast(f->key_class, f->key_type))));
 }

@@ -23,9 +23,11 @@ passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
 rm -rf results regression.diffs regression.out
 pg_virtualenv -v 15 -o shared_preload_libraries= \
     make -s PG_CONFIG="$PG_CONFIG" installcheck 2>&1 | tee "$log/regress.out"
+rc=${PIPESTATUS[0]}
 p=$(grep -cE '^(test | +)?[a-z0-9_]+ +\.\.\. ok' "$log/regress.out")
 f=$(grep -cE '\.\.\. (FAILED|failed)' "$log/regress.out")
-if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then f=1; fi   # pg_regress did not run
+# pg_regress stopped without counting a failure (say, a missing file)
+if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
 passed=$((passed + p)); failed=$((failed + f))
 [ -f regression.diffs ] && [ "$f" -gt 0 ] && head -200 regression.diffs
 
