@@ -1,0 +1,161 @@
+-- Aggregates: bloom_agg and bloom_union_agg
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS bloomtype;
+RESET client_min_messages;
+
+CREATE TABLE ids (id bigint, grp int, name text);
+INSERT INTO ids SELECT g, g % 10, 'user' || g FROM generate_series(1, 100000) g;
+INSERT INTO ids VALUES (NULL, 1, NULL), (NULL, 2, NULL);
+ANALYZE ids;
+
+-- auto-sized: capacity is the distinct count, NULLs are ignored
+SELECT capacity, fpr, items, key_type FROM bloom_info((SELECT bloom_agg(id) FROM ids));
+SELECT capacity, fpr, items FROM bloom_info((SELECT bloom_agg(id, 0.001) FROM ids));
+-- repeats do not inflate the capacity
+SELECT capacity, items FROM bloom_info((SELECT bloom_agg(id % 1000) FROM ids));
+-- fixed capacity
+SELECT capacity, fpr, items FROM bloom_info((SELECT bloom_agg(id, 500000, 0.02) FROM ids));
+-- every key is found: no false negatives
+SELECT count(*) AS missing FROM ids, (SELECT bloom_agg(id) AS f FROM ids) s
+ WHERE id IS NOT NULL AND NOT bloom_contains(f, id);
+SELECT count(*) AS missing FROM ids, (SELECT bloom_agg(name, 200000, 0.01) AS f FROM ids) s
+ WHERE name IS NOT NULL AND NOT bloom_contains(f, name);
+
+-- auto-sizing: the same size as a filter made for the distinct count
+SELECT a.bits = e.bits AS same_bits, a.hashes = e.hashes AS same_hashes
+  FROM bloom_info((SELECT bloom_agg(id) FROM ids)) a, bloom_info(bloom_empty(100000)) e;
+SELECT (SELECT bytes FROM bloom_info((SELECT bloom_agg(id % 5000) FROM ids)))::numeric
+     / (SELECT bytes FROM bloom_info(bloom_empty(5000))) <= 1.25 AS within_125pct;
+
+-- no rows: an empty filter, not NULL, with the requested parameters
+SELECT capacity, fpr, items, key_type FROM bloom_info((SELECT bloom_agg(id) FROM ids WHERE false));
+SELECT capacity, fpr FROM bloom_info((SELECT bloom_agg(id, 0.001) FROM ids WHERE false));
+SELECT capacity, fpr FROM bloom_info((SELECT bloom_agg(id, 5000, 0.02) FROM ids WHERE false));
+-- only NULL keys: the same
+SELECT capacity, fpr, items FROM bloom_info((SELECT bloom_agg(id, 5000, 0.02) FROM ids WHERE id IS NULL));
+-- an empty fixed-capacity result still unions with its siblings
+SELECT bloom_contains((SELECT bloom_agg(id, 5000, 0.02) FROM ids WHERE false)
+                      | (SELECT bloom_agg(id, 5000, 0.02) FROM ids WHERE id < 10), 5) AS unions;
+
+-- bad parameters
+SELECT bloom_agg(id, -1, 0.01) FROM ids;
+SELECT bloom_agg(id, 0.7) FROM ids;
+SELECT bloom_agg(id, NULL::float8) FROM ids;
+SELECT bloom_agg(id, 1000, NULL) FROM ids;
+SELECT bloom_agg(id, 2000000000, 0.0001) FROM ids;
+-- bloom_agg_trans is for aggregates only
+SELECT bloom_agg_trans(NULL::bloomfilter, 1::bigint);
+
+-- GROUP BY: one filter per group, each holding its own keys
+SELECT grp, bloom_contains(f, grp + 10) AS own, bloom_contains(f, grp + 11) AS neighbour,
+       capacity
+  FROM (SELECT grp, bloom_agg(id) AS f FROM ids GROUP BY grp) s, bloom_info(f)
+ ORDER BY grp;
+
+-- many small groups allocate small states: 100k groups in a hash aggregate
+CREATE FUNCTION peak_memory_kb(q text) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE plan json;
+BEGIN
+  EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON) ' || q INTO plan;
+  RETURN (plan -> 0 -> 'Plan' ->> 'Peak Memory Usage')::bigint;
+END $$;
+SET enable_sort = off;
+SET work_mem = '1GB';
+SELECT peak_memory_kb('SELECT id % 100000, bloom_agg(id) FROM ids GROUP BY 1') < 100 * 1024 AS under_1kb_per_group;
+RESET enable_sort;
+RESET work_mem;
+SELECT count(*), max(bytes) AS max_bytes FROM
+  (SELECT id % 100000 AS k, bloom_agg(id) AS f FROM ids GROUP BY 1) s, bloom_info(f);
+
+-- window use: the final function leaves the state alone
+SELECT g, bloom_cardinality(f) AS card, bloom_contains(f, g) AS has_self,
+       bloom_contains(f, g + 1) AS has_next
+  FROM (SELECT g, bloom_agg(g) OVER (ORDER BY g) AS f FROM generate_series(1, 5) g) s;
+SELECT g, bloom_cardinality(bloom_agg(g, 100, 0.01) OVER (ORDER BY g ROWS BETWEEN 1 PRECEDING AND CURRENT ROW))
+  FROM generate_series(1, 4) g;
+
+-- two aggregates in one query, and one state shared by two calls
+SELECT bloom_info(bloom_agg(id)) = bloom_info(bloom_agg(id)) AS shared,
+       (bloom_info(bloom_agg(id, 0.001))).hashes AS h1,
+       (bloom_info(bloom_agg(name))).key_type AS k2,
+       (bloom_info(bloom_agg(id::int))).key_type AS k3
+  FROM ids;
+
+-- every key type has its own aggregate (Citus needs concrete argument types)
+SELECT a.oid::regprocedure FROM pg_proc a
+ WHERE a.proname = 'bloom_agg' ORDER BY a.oid::regprocedure::text;
+SELECT key_type, items FROM bloom_info((SELECT bloom_agg(x::smallint) FROM generate_series(1, 3) x));
+SELECT key_type, items FROM bloom_info((SELECT bloom_agg(x::varchar) FROM generate_series(1, 3) x));
+SELECT key_type, items FROM bloom_info((SELECT bloom_agg(int4send(x)) FROM generate_series(1, 3) x));
+SELECT key_type, items FROM bloom_info((SELECT bloom_agg(md5(x::text)::uuid) FROM generate_series(1, 3) x));
+SELECT key_type, items FROM bloom_info((SELECT bloom_agg(x::numeric) FROM generate_series(1, 3) x));
+
+-- a forced parallel plan gives the serial result
+ALTER TABLE ids SET (parallel_workers = 2);
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF) SELECT bloom_agg(id) FROM ids;
+CREATE TEMP TABLE par AS
+  SELECT bloom_agg(id) AS auto, bloom_agg(id, 200000, 0.01) AS fixed,
+         bloom_agg(name) AS txt FROM ids;
+RESET max_parallel_workers_per_gather;
+SET max_parallel_workers_per_gather = 0;
+CREATE TEMP TABLE ser AS
+  SELECT bloom_agg(id) AS auto, bloom_agg(id, 200000, 0.01) AS fixed,
+         bloom_agg(name) AS txt FROM ids;
+RESET max_parallel_workers_per_gather;
+SELECT par.auto = ser.auto AS auto_equal, par.fixed = ser.fixed AS fixed_equal,
+       par.txt = ser.txt AS text_equal FROM par, ser;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+
+-- Citus's part, by hand: partial states on separate subsets (as workers
+-- would), sent through text and binary I/O, combined, finalised.
+CREATE AGGREGATE partial_bloom(bigint) (SFUNC = bloom_agg_trans, STYPE = bloomfilter);
+CREATE AGGREGATE partial_bloom(bigint, bigint, double precision)
+  (SFUNC = bloom_agg_trans, STYPE = bloomfilter);
+CREATE AGGREGATE combine_bloom(bloomfilter)
+  (SFUNC = bloom_agg_combine, STYPE = bloomfilter, FINALFUNC = bloom_agg_final);
+CREATE TEMP TABLE parts AS
+  SELECT id % 3 AS node, partial_bloom(id) AS auto, partial_bloom(id, 200000, 0.01) AS fixed
+    FROM ids GROUP BY 1;
+-- a partial auto-sized state is a hash list, a fixed one the filter itself
+SELECT node, get_byte(auto::bytea, 5) AS auto_kind, get_byte(fixed::bytea, 5) AS fixed_kind
+  FROM parts ORDER BY node;
+-- text I/O
+CREATE TEMP TABLE parts_text AS SELECT node, auto::text AS auto, fixed::text AS fixed FROM parts;
+-- binary I/O
+COPY parts TO '/tmp/bloomtype_parts.bin' WITH (FORMAT binary);
+CREATE TEMP TABLE parts_bin (LIKE parts);
+COPY parts_bin FROM '/tmp/bloomtype_parts.bin' WITH (FORMAT binary);
+SELECT (SELECT combine_bloom(auto::bloomfilter) FROM parts_text) = (SELECT bloom_agg(id) FROM ids) AS auto_text,
+       (SELECT combine_bloom(auto) FROM parts_bin) = (SELECT bloom_agg(id) FROM ids) AS auto_binary,
+       (SELECT combine_bloom(fixed::bloomfilter) FROM parts_text) = (SELECT bloom_agg(id, 200000, 0.01) FROM ids) AS fixed_text,
+       (SELECT combine_bloom(fixed) FROM parts_bin) = (SELECT bloom_agg(id, 200000, 0.01) FROM ids) AS fixed_binary;
+-- a partial state is checked on input like any value
+SELECT set_byte(auto::bytea, 56, 255)::bloomfilter FROM parts WHERE node = 0;
+-- combining an auto-sized state with a fixed one is an error
+SELECT combine_bloom(f) FROM (SELECT auto AS f FROM parts WHERE node = 0
+                              UNION ALL SELECT fixed FROM parts WHERE node = 1) s;
+-- functions accept a partial state as the filter it stands for
+SELECT bloom_contains(auto, 3::bigint) AS has_3, bloom_contains(auto, 4::bigint) AS has_4,
+       (bloom_info(auto)).capacity
+  FROM parts WHERE node = 0;
+
+-- bloom_union_agg: the union of fixed-capacity filters
+SELECT bloom_union_agg(f) = (SELECT bloom_agg(id, 200000, 0.01) FROM ids) AS union_is_whole
+  FROM (SELECT grp, bloom_agg(id, 200000, 0.01) AS f FROM ids GROUP BY grp) s;
+SELECT bloom_union_agg(f) IS NULL AS no_rows FROM (SELECT bloom_empty(10) AS f WHERE false) s;
+SELECT bloom_union_agg(f) = bloom_empty(10) AS nulls_ignored
+  FROM (VALUES (bloom_empty(10)), (NULL)) v(f);
+-- auto-sized filters differ in capacity and do not combine
+SELECT bloom_union_agg(f) FROM (SELECT grp, bloom_agg(id) AS f FROM ids WHERE grp < 2 AND id < 50 GROUP BY grp) s;
+
+DROP AGGREGATE partial_bloom(bigint);
+DROP AGGREGATE partial_bloom(bigint, bigint, double precision);
+DROP AGGREGATE combine_bloom(bloomfilter);
+DROP FUNCTION peak_memory_kb(text);
+DROP TABLE ids;
