@@ -44,3 +44,13 @@ WITH f AS (SELECT bloom_agg(g, 20000, 0.01) AS f FROM generate_series(1, 40000) 
 m AS (SELECT f, (SELECT count(*) FROM generate_series(-1, -500000, -1) g WHERE bloom_contains(f, g)) / 5e5 AS measured FROM f)
 SELECT measured > 0.05 AS degraded, abs(measured - (bloom_info(f)).estimated_fpr) < 0.01 AS estimate_follows
   FROM m;
+
+-- auto-sizing at 20M rows: sized exactly for the distinct count (at most
+-- 1.25x is required), and the measured rate at or under the target
+SET max_parallel_workers_per_gather = 0;
+CREATE TEMP TABLE big AS SELECT bloom_agg(g) AS f FROM generate_series(1, 20000000) g;
+SELECT capacity, items,
+       bytes::numeric / (SELECT bytes FROM bloom_info(bloom_empty(20000000))) <= 1.25 AS within_125pct,
+       (SELECT count(*) FROM generate_series(-1, -1000000, -1) g WHERE bloom_contains(f, g)) / 1e6 <= 0.01 AS at_or_under
+  FROM big, bloom_info(f);
+RESET max_parallel_workers_per_gather;
