@@ -347,20 +347,10 @@ bloomfilter_recv(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(bloom_from_bytes(data, len, ERRCODE_INVALID_BINARY_REPRESENTATION));
 }
 
+/* Also the cast to bytea: the same bytes */
 PG_FUNCTION_INFO_V1(bloomfilter_send);
 Datum
 bloomfilter_send(PG_FUNCTION_ARGS)
-{
-	struct varlena *v = canonical(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
-	bytea	   *result = (bytea *) palloc(VARSIZE(v));
-
-	memcpy(result, v, VARSIZE(v));
-	PG_RETURN_BYTEA_P(result);
-}
-
-PG_FUNCTION_INFO_V1(bloomfilter_to_bytea);
-Datum
-bloomfilter_to_bytea(PG_FUNCTION_ARGS)
 {
 	struct varlena *v = canonical(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
 	bytea	   *result = (bytea *) palloc(VARSIZE(v));

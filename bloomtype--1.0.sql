@@ -27,7 +27,7 @@ COMMENT ON TYPE bloomfilter IS 'a Bloom filter: never a false negative, false po
 
 -- Casts to and from bytea: the same bytes as the binary form
 CREATE FUNCTION bloomfilter_to_bytea(bloomfilter) RETURNS bytea
-    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'bloomfilter_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION bloomfilter_from_bytea(bytea) RETURNS bloomfilter
     AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE CAST (bloomfilter AS bytea) WITH FUNCTION bloomfilter_to_bytea(bloomfilter);
