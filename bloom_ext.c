@@ -59,7 +59,7 @@ capacity_error(uint64 capacity, double fpr, const BloomPlan *plan)
 			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 			 errmsg("bloom filter capacity " UINT64_FORMAT " is too large for false-positive rate %g",
 					capacity, fpr),
-			 errdetail("A filter must fit in one PostgreSQL value of at most 1 GB."),
+			 errdetail("A filter is at most 512 MB, so that its text form (what pg_dump writes) fits in one PostgreSQL value."),
 			 errhint("The largest capacity that fits at this rate is " UINT64_FORMAT ".",
 					 bloom_plan_max_capacity(plan))));
 }

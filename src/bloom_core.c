@@ -113,13 +113,17 @@ bloom_plan(double fpr, BloomPlan *plan)
 	if (kmax > BLOOM_MAX_HASHES)
 		kmax = BLOOM_MAX_HASHES;
 
+	/*
+	 * The largest lambda for each k rises to a peak near the optimum k and
+	 * falls after it; stop two steps past the peak.
+	 */
 	for (int k = 1; k <= kmax; k++)
 	{
 		double		lo = 0.0,
 					hi = BLOOM_BLOCK_BITS;
 
 		/* the largest lambda with model rate <= target, by bisection */
-		for (int it = 0; it < 48; it++)
+		for (int it = 0; it < 26; it++)
 		{
 			double		mid = (lo + hi) / 2.0;
 
@@ -133,6 +137,8 @@ bloom_plan(double fpr, BloomPlan *plan)
 			best_lambda = lo;
 			best_k = k;
 		}
+		else if (best_k > 0 && k >= best_k + 2)
+			break;
 	}
 	best_lambda = floor(best_lambda * BLOOM_LAMBDA_GRID) / BLOOM_LAMBDA_GRID;
 	if (best_k == 0 || best_lambda <= 0.0)

@@ -61,10 +61,11 @@
 
 /*
  * Largest value the core will build or accept, in bytes, header included.
- * PostgreSQL's varlena limit is 1 GB less one byte; the glue adds its own
- * 4-byte length word, so a value is at most this many bytes of payload.
+ * PostgreSQL's limit for one value is 1 GB; a filter's text form (what
+ * pg_dump writes) takes two hex digits a byte, so the limit is half of
+ * that, less room for the "\x" prefix and COPY's escaping.
  */
-#define BLOOM_MAX_BYTES			((uint64_t) 0x3FFFFFFF - 4)
+#define BLOOM_MAX_BYTES			((uint64_t) 0x1FFFFC00)
 #define BLOOM_MAX_BLOCKS		((BLOOM_MAX_BYTES - BLOOM_HEADER_SIZE) / BLOOM_BLOCK_BYTES)
 #define BLOOM_MAX_SLOTS			((BLOOM_MAX_BYTES - BLOOM_HEADER_SIZE) / 8)
 
