@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every bloomtype test suite: the C unit tests of the core and the
+# Runs every bloomtype test suite: the C unit tests of the core, a replay of
+# the fuzz corpus under ASan and UBSan, and the
 # pg_regress suites on a throwaway PostgreSQL 15 cluster (pg_virtualenv).
 # Installs its own dependencies.  Ends with "N passed, N failed".
 set -uo pipefail
@@ -19,7 +20,14 @@ f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log/unit.out" | tail -1)
 if [ -z "$p$f" ]; then f=1; fi   # crashed before its summary
 passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
 
-# 2. pg_regress suites on a throwaway cluster
+# 2. the fuzz harnesses replay their seed corpus (ASan + UBSan)
+bash scripts/fuzz.sh replay 2>&1 | tee "$log/fuzz.out"
+p=$(grep -c '\.\.\. ok' "$log/fuzz.out")
+f=$(grep -c '\.\.\. FAILED' "$log/fuzz.out")
+if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then f=1; fi   # did not build or run
+passed=$((passed + p)); failed=$((failed + f))
+
+# 3. pg_regress suites on a throwaway cluster
 rm -rf results regression.diffs regression.out
 pg_virtualenv -v 15 -o shared_preload_libraries= \
     make -s PG_CONFIG="$PG_CONFIG" installcheck 2>&1 | tee "$log/regress.out"

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses of the core (clang, ASan + UBSan) and runs
+# them.  Usage:
+#   scripts/fuzz.sh replay            replay the seed corpus once (the test command does this)
+#   scripts/fuzz.sh run SECONDS [H]   fuzz each harness (or only H) for SECONDS
+#   scripts/fuzz.sh runs N [H]        fuzz each harness (or only H) for N executions
+# New inputs go to fuzz-work/<harness>; the repo's corpus stays as it is.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+HARNESSES=(decode addcontains setops sizing)
+BIN=fuzz-work/bin
+mkdir -p "$BIN"
+command -v clang >/dev/null || { bash scripts/deps.sh; }
+CFLAGS="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc"
+for h in "${HARNESSES[@]}"; do
+    if [ ! -x "$BIN/fuzz_$h" ] || [ "test/fuzz/fuzz_$h.c" -nt "$BIN/fuzz_$h" ] \
+        || [ src/bloom_core.c -nt "$BIN/fuzz_$h" ] || [ src/bloom_core.h -nt "$BIN/fuzz_$h" ]; then
+        clang $CFLAGS -o "$BIN/fuzz_$h" "test/fuzz/fuzz_$h.c" src/bloom_core.c -lm
+    fi
+done
+
+mode=${1:-replay}
+only=${3:-}
+status=0
+for h in "${HARNESSES[@]}"; do
+    [ -n "$only" ] && [ "$only" != "$h" ] && continue
+    case "$mode" in
+        replay)
+            # every seed once: findings are kept as seeds, so this is the regression test
+            if "$BIN/fuzz_$h" -runs=0 "test/fuzz/corpus/$h" >"fuzz-work/replay-$h.log" 2>&1; then
+                echo "fuzz replay $h ... ok ($(ls "test/fuzz/corpus/$h" | wc -l) seeds)"
+            else
+                echo "fuzz replay $h ... FAILED"; tail -30 "fuzz-work/replay-$h.log"; status=1
+            fi ;;
+        run|runs)
+            mkdir -p "fuzz-work/$h"
+            if [ "$mode" = run ]; then lim="-max_total_time=$2"; else lim="-runs=$2"; fi
+            "$BIN/fuzz_$h" $lim -print_final_stats=1 "fuzz-work/$h" "test/fuzz/corpus/$h" \
+                >"fuzz-work/run-$h.log" 2>&1 || status=1
+            grep -E "stat::number_of_executed_units|cov:|crash|ERROR" "fuzz-work/run-$h.log" | tail -4
+            ;;
+    esac
+done
+exit $status

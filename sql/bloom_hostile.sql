@@ -1,0 +1,136 @@
+-- Hostile values: hundreds of malformed values through text input, binary
+-- receive (binary COPY) and the bytea cast.  Every one must be refused with
+-- an ERROR, and the backend must stay up.
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS bloomtype;
+RESET client_min_messages;
+
+CREATE AGGREGATE hostile_partial(bigint) (SFUNC = bloom_agg_trans, STYPE = bloomfilter);
+CREATE TABLE hostile (id serial, why text, v bytea);
+
+-- the bases: a one-block filter holding keys, and a partial aggregate state
+CREATE TEMP TABLE base AS
+  SELECT bloom_add(bloom_add(bloom_empty(1), 1), 2)::bytea AS b,
+         (SELECT hostile_partial(g) FROM generate_series(1, 3) g)::bytea AS s;
+SELECT length(b) AS filter_bytes, length(s) AS state_bytes FROM base;
+
+CREATE FUNCTION le64(v numeric) RETURNS bytea LANGUAGE sql AS $$
+  SELECT string_agg(set_byte('\x00'::bytea, 0, (div(v, 256::numeric ^ i) % 256)::int), ''::bytea ORDER BY i)
+    FROM generate_series(0, 7) i
+$$;
+CREATE FUNCTION put(b bytea, off int, v bytea) RETURNS bytea LANGUAGE sql AS $$
+  SELECT overlay(b PLACING v FROM off + 1 FOR length(v))
+$$;
+CREATE FUNCTION le_double(d float8) RETURNS bytea LANGUAGE sql AS $$
+  -- float8send is big-endian; the format is little-endian
+  SELECT string_agg(substr(float8send(d), 9 - i, 1), ''::bytea ORDER BY i) FROM generate_series(1, 8) i
+$$;
+-- the helpers write what the format says: a valid value stays valid
+SELECT put(b, 32, le_double(0.01))::bloomfilter = b::bloomfilter AS le_double_ok,
+       put(b, 48, le64(1))::bloomfilter = b::bloomfilter AS le64_ok
+  FROM base;
+
+-- 1. truncated at every byte, header boundaries included
+INSERT INTO hostile (why, v) SELECT 'truncated to ' || n, substr(b, 1, n) FROM base, generate_series(0, 127) n;
+INSERT INTO hostile (why, v) SELECT 'state truncated to ' || n, substr(s, 1, n)
+  FROM base, generate_series(0, 64 + 7, 8) n;
+-- 2. lengths that lie
+INSERT INTO hostile (why, v) SELECT 'extra byte', b || '\x00'::bytea FROM base;
+INSERT INTO hostile (why, v) SELECT 'extra block', b || substr(b, 65) FROM base;
+INSERT INTO hostile (why, v) SELECT 'blocks ' || n, put(b, 48, le64(n)) FROM base,
+  unnest(ARRAY[0, 2, 3, 1000, 8388591, 8388592, 16777216, 4294967296, 9223372036854775807::numeric,
+               18446744073709551615::numeric]) n;
+INSERT INTO hostile (why, v) SELECT 'state slots ' || n, put(s, 48, le64(n)) FROM base,
+  unnest(ARRAY[0, 1, 2, 7, 9, 67108864, 9223372036854775807::numeric]) n;
+INSERT INTO hostile (why, v) SELECT 'state in use ' || n, put(s, 56, le64(n)) FROM base,
+  unnest(ARRAY[9, 1000, 18446744073709551615::numeric]) n;
+INSERT INTO hostile (why, v) SELECT 'state items ' || n, put(s, 40, le64(n)) FROM base,
+  unnest(ARRAY[0, 1, 2]) n;
+-- 3. each header field out of range
+INSERT INTO hostile (why, v) SELECT 'version ' || n, set_byte(b, 4, n) FROM base, unnest(ARRAY[0, 2, 3, 255]) n;
+INSERT INTO hostile (why, v) SELECT 'kind ' || n, set_byte(b, 5, n) FROM base, unnest(ARRAY[0, 3, 4, 255]) n;
+INSERT INTO hostile (why, v) SELECT 'kind 2 on filter bits', set_byte(b, 5, 2) FROM base;
+INSERT INTO hostile (why, v) SELECT 'kind 1 on a state', set_byte(s, 5, 1) FROM base;
+INSERT INTO hostile (why, v) SELECT 'hash ' || n, set_byte(b, 6, n) FROM base, unnest(ARRAY[0, 2, 255]) n;
+INSERT INTO hostile (why, v) SELECT 'key class ' || n, set_byte(b, 7, n) FROM base, unnest(ARRAY[6, 7, 128, 255]) n;
+INSERT INTO hostile (why, v) SELECT 'key type without class other', set_byte(b, 8, 23) FROM base;
+INSERT INTO hostile (why, v) SELECT 'k ' || n, set_byte(b, 12, n) FROM base, unnest(ARRAY[0, 33, 64, 255]) n;
+INSERT INTO hostile (why, v) SELECT 'state k 1', set_byte(s, 12, 1) FROM base;
+INSERT INTO hostile (why, v) SELECT 'block log2 ' || n, set_byte(b, 13, n) FROM base, unnest(ARRAY[0, 6, 8, 10, 255]) n;
+INSERT INTO hostile (why, v) SELECT 'state block log2 9', set_byte(s, 13, 9) FROM base;
+INSERT INTO hostile (why, v) SELECT 'capacity ' || n, put(b, 24, le64(n)) FROM base,
+  unnest(ARRAY[0, 513, 18446744073709551615::numeric]) n;
+INSERT INTO hostile (why, v) SELECT 'fpr ' || d, put(b, 32, le_double(d)) FROM base,
+  unnest(ARRAY[0, '-0'::float8, -0.01, 0.5000001, 0.6, 1, 1e-13, 'NaN', 'Infinity', '-Infinity']) d;
+INSERT INTO hostile (why, v) SELECT 'state fpr ' || d, put(s, 32, le_double(d)) FROM base,
+  unnest(ARRAY[0, 2, 'NaN'::float8]) d;
+INSERT INTO hostile (why, v) SELECT 'reserved ' || n, set_byte(b, n, 1) FROM base, generate_series(56, 63) n;
+-- 4. bit flips that must be caught: magic, version, kind, hash, block size,
+--    flags, reserved bytes and the block count
+INSERT INTO hostile (why, v)
+  SELECT 'flip byte ' || byte || ' bit ' || bit, set_bit(b, byte * 8 + bit, 1 - get_bit(b, byte * 8 + bit))
+    FROM base, unnest(ARRAY[0, 1, 2, 3, 4, 5, 6, 13, 14, 15, 48, 49, 50, 51, 52, 53, 54, 55,
+                            56, 57, 58, 59, 60, 61, 62, 63]) byte, generate_series(0, 7) bit;
+-- 5. not a filter at all
+INSERT INTO hostile (why, v) VALUES ('empty', ''), ('text', convert_to('hello, world', 'UTF8')),
+  ('zeros', decode(repeat('00', 128), 'hex')), ('magic only', 'BLMF'::bytea),
+  ('a bytea', decode(repeat('ff', 200), 'hex'));
+
+SELECT count(*) AS hostile_values FROM hostile;
+
+-- feed each through the three doors
+CREATE TABLE sink (f bloomfilter);
+CREATE TABLE outcome (id int, door text, sqlstate text, message text);
+DO $$
+DECLARE
+  r record;
+  dummy bloomfilter;
+  detail text;
+BEGIN
+  FOR r IN SELECT id, v FROM hostile ORDER BY id LOOP
+    BEGIN
+      EXECUTE format('SELECT %L::bloomfilter', '\x' || encode(r.v, 'hex')) INTO dummy;
+      INSERT INTO outcome VALUES (r.id, 'text', 'accepted', NULL);
+    EXCEPTION WHEN others THEN
+      GET STACKED DIAGNOSTICS detail = PG_EXCEPTION_DETAIL;
+      INSERT INTO outcome VALUES (r.id, 'text', SQLSTATE, SQLERRM || ': ' || detail);
+    END;
+    BEGIN
+      dummy := r.v::bloomfilter;
+      INSERT INTO outcome VALUES (r.id, 'bytea', 'accepted', NULL);
+    EXCEPTION WHEN others THEN
+      GET STACKED DIAGNOSTICS detail = PG_EXCEPTION_DETAIL;
+      INSERT INTO outcome VALUES (r.id, 'bytea', SQLSTATE, SQLERRM || ': ' || detail);
+    END;
+    -- binary COPY of a bytea column is the raw bytes, which is what
+    -- bloomfilter_recv reads
+    EXECUTE format('COPY (SELECT v FROM hostile WHERE id = %s) TO %L WITH (FORMAT binary)',
+                   r.id, '/tmp/bloomtype_hostile.bin');
+    BEGIN
+      COPY sink FROM '/tmp/bloomtype_hostile.bin' WITH (FORMAT binary);
+      INSERT INTO outcome VALUES (r.id, 'binary', 'accepted', NULL);
+    EXCEPTION WHEN others THEN
+      GET STACKED DIAGNOSTICS detail = PG_EXCEPTION_DETAIL;
+      INSERT INTO outcome VALUES (r.id, 'binary', SQLSTATE, SQLERRM || ': ' || detail);
+    END;
+  END LOOP;
+END $$;
+
+-- every value refused at every door
+SELECT door, count(*) AS tried, count(*) FILTER (WHERE sqlstate = 'accepted') AS accepted
+  FROM outcome GROUP BY door ORDER BY door;
+SELECT h.why, o.door FROM outcome o JOIN hostile h USING (id) WHERE o.sqlstate = 'accepted' ORDER BY h.id;
+-- the three doors give the same reason for each value
+SELECT count(DISTINCT regexp_replace(message, '^.*: ', '')) AS reasons_per_value
+  FROM outcome GROUP BY id ORDER BY 1 DESC LIMIT 1;
+-- with which errors
+SELECT sqlstate, message, count(*) FROM outcome WHERE door = 'bytea'
+ GROUP BY sqlstate, message ORDER BY sqlstate, message;
+SELECT door, sqlstate, count(*) FROM outcome GROUP BY door, sqlstate ORDER BY door, sqlstate;
+SELECT count(*) AS stored FROM sink;
+-- the backend is alive and well
+SELECT bloom_contains(bloom_add(bloom_empty(10), 7), 7) AS alive;
+
+DROP TABLE hostile, sink, outcome;
+DROP FUNCTION le64(numeric), put(bytea, int, bytea), le_double(float8);
+DROP AGGREGATE hostile_partial(bigint);

@@ -1,0 +1,162 @@
+/*
+ * Writes the seed corpus of the fuzz harnesses: valid values of each kind
+ * and near-valid ones (one field off, truncated, lying lengths).
+ * Usage: make_corpus DIR   (writes DIR/decode, DIR/setops, DIR/addcontains, DIR/sizing)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bloom_core.h"
+
+static const char *root;
+
+static void
+put(const char *harness, const char *name, const uint8_t *data, size_t len)
+{
+	char		path[512];
+	FILE	   *fp;
+
+	snprintf(path, sizeof(path), "%s/%s/%s", root, harness, name);
+	fp = fopen(path, "wb");
+	if (!fp || fwrite(data, 1, len, fp) != len)
+	{
+		perror(path);
+		exit(1);
+	}
+	fclose(fp);
+}
+
+static uint8_t *
+blocked(uint64_t capacity, double fpr, int nkeys, size_t *len)
+{
+	BloomPlan	plan;
+	BloomFilter f;
+	uint64_t	nb;
+	uint8_t    *buf;
+
+	bloom_plan(fpr, &plan);
+	bloom_plan_size(&plan, capacity, &nb);
+	*len = bloom_blocked_size(nb);
+	buf = malloc(*len);
+	bloom_init_blocked(buf, nb, plan.k, capacity, fpr, 0);
+	bloom_decode(buf, *len, &f);
+	for (int i = 0; i < nkeys; i++)
+		bloom_insert_hash(&f, bloom_hash_int64(0, i));
+	if (nkeys)
+	{
+		f.key_class = BLOOM_KEY_INTEGER;
+		f.nitems = nkeys;
+		bloom_write_header(buf, &f);
+	}
+	return buf;
+}
+
+int
+main(int argc, char **argv)
+{
+	size_t		len,
+				len2;
+	uint8_t    *v,
+			   *w,
+			   *m;
+	char		name[64];
+
+	if (argc != 2)
+		return 2;
+	root = argv[1];
+
+	/* decode: valid values */
+	v = blocked(1, 0.01, 0, &len);
+	put("decode", "empty-1-block", v, len);
+	free(v);
+	v = blocked(100, 0.01, 50, &len);
+	put("decode", "ints-100", v, len);
+	/* near-valid: each header byte changed, truncations, extra bytes */
+	m = malloc(len + 64);
+	for (int off = 0; off < BLOOM_HEADER_SIZE; off += 1)
+	{
+		memcpy(m, v, len);
+		m[off] ^= 0x81;
+		snprintf(name, sizeof(name), "flip-%02d", off);
+		put("decode", name, m, len);
+	}
+	for (size_t cut = 0; cut < len; cut += 13)
+	{
+		snprintf(name, sizeof(name), "cut-%03zu", cut);
+		put("decode", name, v, cut);
+	}
+	memcpy(m, v, len);
+	memset(m + len, 0, 64);
+	put("decode", "extra-block", m, len + 64);
+	free(m);
+
+	/* a hash list (a partial aggregate state) */
+	{
+		uint8_t		hl[BLOOM_HEADER_SIZE + 4 * 8];
+		BloomFilter f;
+
+		bloom_init_hashlist(hl, 4, 0, 0.01, 0);
+		bloom_decode(hl, sizeof(hl), &f);
+		bloom_hashlist_set(&f, 0, 1);
+		bloom_hashlist_set(&f, 1, 2);
+		f.nused = 2;
+		f.nitems = 3;
+		f.key_class = BLOOM_KEY_TEXT;
+		bloom_write_header(hl, &f);
+		put("decode", "hashlist", hl, sizeof(hl));
+		hl[56] = 9;				/* more used than slots */
+		put("decode", "hashlist-overused", hl, sizeof(hl));
+	}
+
+	/* setops: two compatible values, two incompatible ones */
+	w = blocked(100, 0.01, 10, &len2);
+	m = malloc(2 + len + len2);
+	m[0] = (uint8_t) (len >> 8);
+	m[1] = (uint8_t) len;
+	memcpy(m + 2, v, len);
+	memcpy(m + 2 + len, w, len2);
+	put("setops", "compatible", m, 2 + len + len2);
+	free(w);
+	free(m);
+	w = blocked(1000, 0.01, 10, &len2);
+	m = malloc(2 + len + len2);
+	m[0] = (uint8_t) (len >> 8);
+	m[1] = (uint8_t) len;
+	memcpy(m + 2, v, len);
+	memcpy(m + 2 + len, w, len2);
+	put("setops", "incompatible", m, 2 + len + len2);
+	free(w);
+	free(m);
+	free(v);
+
+	/* addcontains: rate byte, capacity, keys */
+	{
+		const uint8_t a[] = {3, 0, 100, 3, 'a', 'b', 'c', 0, 5, 1, 2, 3, 4, 5};
+		const uint8_t b[] = {6, 255, 255, 8, 1, 2, 3, 4, 5, 6, 7, 8, 16, 'x'};
+
+		put("addcontains", "small", a, sizeof(a));
+		put("addcontains", "tiny-rate", b, sizeof(b));
+	}
+
+	/* sizing: capacity and rate */
+	{
+		struct
+		{
+			uint64_t	cap;
+			double		fpr;
+		}			s[] = {{1, 0.01}, {1000000, 0.001}, {429577369, 0.01}, {429577370, 0.01},
+					   {0, 0.01}, {5, 0.5}, {5, 1e-12}, {5, 0.0}};
+
+		for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
+		{
+			uint8_t		b[16];
+
+			memcpy(b, &s[i].cap, 8);
+			memcpy(b + 8, &s[i].fpr, 8);
+			snprintf(name, sizeof(name), "size-%zu", i);
+			put("sizing", name, b, 16);
+		}
+	}
+	return 0;
+}
