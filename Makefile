@@ -19,7 +19,12 @@ UNIT_CFLAGS = -O2 -g -Wall -Wextra -I$(srcdir)/src
 test/unit/test_core: test/unit/test_core.c src/bloom_core.c src/bloom_core.h
 	$(CC) $(UNIT_CFLAGS) -o $@ test/unit/test_core.c src/bloom_core.c -lcmocka -lm
 
+# TAP tests (PostgreSQL::Test::Cluster): they make their own clusters, so
+# they run as a user that initdb accepts (scripts/test.sh sees to that).
+tap:
+	$(prove_installcheck)
+
 unit: test/unit/test_core
 	test/unit/test_core
 
-.PHONY: unit
+.PHONY: unit tap

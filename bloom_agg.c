@@ -57,19 +57,19 @@ agg_context(FunctionCallInfo fcinfo, const char *fname)
 	return aggcxt;
 }
 
-/* A plain (untoasted, 4-byte header) copy of a state in cxt, if needed */
+/*
+ * A state argument as a plain varlena (4-byte header, not toasted).  A
+ * state this file built always is; anything else is copied into the
+ * current memory context and the caller returns the copy, which the
+ * executor moves into the aggregate context.
+ */
 static struct varlena *
-own_state(Datum d, MemoryContext cxt)
+plain_state(Datum d)
 {
 	struct varlena *v = (struct varlena *) DatumGetPointer(d);
 
 	if (VARATT_IS_EXTENDED(v))
-	{
-		MemoryContext old = MemoryContextSwitchTo(cxt);
-
 		v = PG_DETOAST_DATUM_COPY(d);
-		MemoryContextSwitchTo(old);
-	}
 	return v;
 }
 
@@ -82,11 +82,12 @@ copy_into(struct varlena *v, MemoryContext cxt)
 	return c;
 }
 
+/* An empty hash list with nslots slots, in the current memory context */
 static struct varlena *
-new_hashlist(uint64 nslots, double fpr, MemoryContext cxt)
+new_hashlist(uint64 nslots, double fpr)
 {
 	size_t		size = bloom_hashlist_size(nslots);
-	struct varlena *v = MemoryContextAlloc(cxt, VARHDRSZ + size);
+	struct varlena *v = palloc_extended(VARHDRSZ + size, MCXT_ALLOC_HUGE);
 
 	SET_VARSIZE(v, VARHDRSZ + size);
 	bloom_init_hashlist(BLOOM_DATA(v), nslots, 0, fpr, 0);
@@ -102,58 +103,90 @@ cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : (x > y ? 1 : 0);
 }
 
+static void
+too_many_keys(uint64 distinct, uint64 limit, bool by_rate, double fpr)
+{
+	if (by_rate)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("auto-sized bloom_agg has at least " UINT64_FORMAT " distinct keys, more than a filter at false-positive rate %g can hold",
+						distinct, fpr),
+				 errdetail("The largest capacity at this rate is " UINT64_FORMAT ".", limit),
+				 errhint("Use a larger false-positive rate.")));
+	ereport(ERROR,
+			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			 errmsg("too many distinct keys for an auto-sized bloom_agg"),
+			 errdetail("Auto-sizing keeps one 8-byte hash per distinct key, at most " UINT64_FORMAT " of them.",
+					   limit),
+			 errhint("Give the capacity: bloom_agg(key, capacity, fpr).")));
+}
+
 /*
- * A hash list with room for at least need more hashes.  Returns the state
- * itself when it has room, else a larger copy in the current (per-call)
- * memory context: the executor copies a replaced state into the aggregate
- * context and frees the old one.  At the largest size, repeats are removed
- * in place first.
+ * Appends n hashes (little-endian, at src) to the hash list state, whose
+ * header f describes.  Returns the state itself when it has room, else a
+ * new state in the current (per-call) memory context: the executor copies
+ * a replaced state into the aggregate context and frees the old one.  A
+ * state grows by half; when the hashes would pass what the largest state
+ * or the largest filter at the state's rate can hold, repeats are removed
+ * first, and if too many distinct hashes remain that is an ERROR, raised
+ * while the input is read rather than after it.
  */
 static struct varlena *
-hashlist_reserve(struct varlena *state, BloomFilter *f, uint64 need)
+hashlist_append(struct varlena *state, BloomFilter *f, const uint8 *src,
+				uint64 n, BloomPlan *plan)
 {
+	uint64		total = f->nused + n;
+	uint64		limit;
 	uint64		nslots;
 	struct varlena *v;
 	BloomFilter nf;
 
-	if (f->nslots - f->nused >= need)
-		return state;
-
-	if (f->nused + need > BLOOM_MAX_SLOTS)
+	if (f->nslots - f->nused >= n)
 	{
-		uint64	   *h = (uint64 *) palloc_extended(f->nused * sizeof(uint64),
-												   MCXT_ALLOC_HUGE);
-		uint64		n;
+		memcpy(f->data + f->nused * 8, src, n * 8);
+		f->nused = total;
+		bloom_put_le64(BLOOM_DATA(state) + 56, f->nused);
+		return state;
+	}
+
+	bloom_get_plan(f->fpr, plan);
+	limit = Min(bloom_plan_max_capacity(plan), BLOOM_MAX_SLOTS / 4 * 3);
+	if (total > limit)
+	{
+		/* gather, sort and remove repeats */
+		uint64	   *h = palloc_extended(total * sizeof(uint64), MCXT_ALLOC_HUGE);
 
 		for (uint64 i = 0; i < f->nused; i++)
 			h[i] = bloom_hashlist_get(f, i);
-		qsort(h, f->nused, sizeof(uint64), cmp_u64);
-		n = bloom_unique_u64(h, f->nused);
 		for (uint64 i = 0; i < n; i++)
-			bloom_hashlist_set(f, i, h[i]);
+			h[f->nused + i] = bloom_get_le64(src + 8 * i);
+		qsort(h, total, sizeof(uint64), cmp_u64);
+		total = bloom_unique_u64(h, total);
+		if (total > limit)
+			too_many_keys(total, limit, limit < BLOOM_MAX_SLOTS / 4 * 3, f->fpr);
+		nslots = Min(total + total / 2, BLOOM_MAX_SLOTS);
+		v = new_hashlist(nslots, f->fpr);
+		nf = *f;
+		nf.nslots = nslots;
+		nf.nused = total;
+		nf.data = BLOOM_DATA(v) + BLOOM_HEADER_SIZE;
+		for (uint64 i = 0; i < total; i++)
+			bloom_hashlist_set(&nf, i, h[i]);
 		pfree(h);
-		f->nused = n;
-		bloom_write_header(BLOOM_DATA(state), f);
-		if (f->nslots - f->nused >= need && f->nused < BLOOM_MAX_SLOTS / 4 * 3)
-			return state;
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("too many distinct keys for an auto-sized bloom_agg"),
-				 errdetail("Auto-sizing keeps one 8-byte hash per distinct key, at most " UINT64_FORMAT " of them.",
-						   (uint64) BLOOM_MAX_SLOTS),
-				 errhint("Give the capacity: bloom_agg(key, capacity, fpr).")));
 	}
-
-	nslots = Max(f->nslots + f->nslots / 2, f->nused + need);
-	nslots = Max(nslots, HASHLIST_MIN_SLOTS);
-	nslots = Min(nslots, BLOOM_MAX_SLOTS);
-	v = (struct varlena *) palloc_extended(VARHDRSZ + bloom_hashlist_size(nslots), 0);
-	SET_VARSIZE(v, VARHDRSZ + bloom_hashlist_size(nslots));
-	memcpy(BLOOM_DATA(v), BLOOM_DATA(state), bloom_hashlist_size(f->nused));
-	memset(BLOOM_DATA(v) + bloom_hashlist_size(f->nused), 0, (nslots - f->nused) * 8);
-	nf = *f;
-	nf.nslots = nslots;
-	nf.data = BLOOM_DATA(v) + BLOOM_HEADER_SIZE;
+	else
+	{
+		nslots = Max(f->nslots + f->nslots / 2, total);
+		nslots = Max(nslots, HASHLIST_MIN_SLOTS);
+		nslots = Min(nslots, BLOOM_MAX_SLOTS);
+		v = new_hashlist(nslots, f->fpr);
+		memcpy(BLOOM_DATA(v) + BLOOM_HEADER_SIZE, f->data, f->nused * 8);
+		memcpy(BLOOM_DATA(v) + BLOOM_HEADER_SIZE + f->nused * 8, src, n * 8);
+		nf = *f;
+		nf.nslots = nslots;
+		nf.nused = total;
+		nf.data = BLOOM_DATA(v) + BLOOM_HEADER_SIZE;
+	}
 	bloom_write_header(BLOOM_DATA(v), &nf);
 	*f = nf;
 	return v;
@@ -175,7 +208,6 @@ param_not_null(FunctionCallInfo fcinfo, int argno, const char *what)
 static Datum
 agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 {
-	MemoryContext aggcxt = agg_context(fcinfo, "bloom_agg_trans");
 	BloomAggCache *cache = get_agg_cache(fcinfo);
 	int			nargs = PG_NARGS();
 	int64		capacity = 0;
@@ -197,19 +229,25 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 		fpr = PG_GETARG_FLOAT8(3);
 	}
 
+	(void) agg_context(fcinfo, "bloom_agg_trans");
 	if (PG_ARGISNULL(0))
 	{
-		/* first row: the state exists from here on, even if keys are NULL */
+		/*
+		 * First row: the state exists from here on, even if keys are NULL.
+		 * It is built in the per-call context; the executor copies it into
+		 * the aggregate context.
+		 */
 		if (nargs == 4)
-			state = bloom_new_blocked((uint64) capacity, fpr, &cache->plan, aggcxt);
+			state = bloom_new_blocked((uint64) capacity, fpr, &cache->plan,
+									  CurrentMemoryContext);
 		else
 		{
 			bloom_check_params(1, fpr);
-			state = new_hashlist(HASHLIST_MIN_SLOTS, fpr, aggcxt);
+			state = new_hashlist(HASHLIST_MIN_SLOTS, fpr);
 		}
 	}
 	else
-		state = own_state(PG_GETARG_DATUM(0), aggcxt);
+		state = plain_state(PG_GETARG_DATUM(0));
 
 	bloom_decode_or_error(state, &f);
 	if (f.fpr != fpr || (nargs == 4 && f.capacity != (uint64) capacity))
@@ -234,10 +272,10 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 		bloom_insert_hash(&f, h);
 	else
 	{
-		state = hashlist_reserve(state, &f, 1);
-		bloom_hashlist_set(&f, f.nused, h);
-		f.nused++;
-		bloom_put_le64(BLOOM_DATA(state) + 56, f.nused);
+		uint8		le[8];
+
+		bloom_put_le64(le, h);
+		state = hashlist_append(state, &f, le, 1, &cache->plan);
 	}
 	if (f.nitems < UINT64_MAX)
 		f.nitems++;
@@ -265,12 +303,13 @@ PG_FUNCTION_INFO_V1(bloom_agg_combine);
 Datum
 bloom_agg_combine(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggcxt = agg_context(fcinfo, "bloom_agg_combine");
+	BloomAggCache *cache = get_agg_cache(fcinfo);
 	struct varlena *s1,
 			   *s2;
 	BloomFilter f1,
 				f2;
 
+	(void) agg_context(fcinfo, "bloom_agg_combine");
 	if (PG_ARGISNULL(1))
 	{
 		if (PG_ARGISNULL(0))
@@ -279,11 +318,16 @@ bloom_agg_combine(PG_FUNCTION_ARGS)
 	}
 	s2 = PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
 	bloom_decode_or_error(s2, &f2);
+	/* the executor copies a new state into the aggregate context */
 	if (PG_ARGISNULL(0))
-		PG_RETURN_POINTER(copy_into(s2, aggcxt));
+		PG_RETURN_POINTER(s2);
+	if (bloom_is_empty_hashlist(&f2))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 
-	s1 = own_state(PG_GETARG_DATUM(0), aggcxt);
+	s1 = plain_state(PG_GETARG_DATUM(0));
 	bloom_decode_or_error(s1, &f1);
+	if (bloom_is_empty_hashlist(&f1))
+		PG_RETURN_POINTER(s2);
 	if (f1.kind != f2.kind)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -295,9 +339,7 @@ bloom_agg_combine(PG_FUNCTION_ARGS)
 	}
 
 	bloom_check_compatible(&f1, &f2);
-	s1 = hashlist_reserve(s1, &f1, f2.nused);
-	memcpy(f1.data + f1.nused * 8, f2.data, f2.nused * 8);
-	f1.nused += f2.nused;
+	s1 = hashlist_append(s1, &f1, f2.data, f2.nused, &cache->plan);
 	f1.nitems = (f1.nitems > UINT64_MAX - f2.nitems) ? UINT64_MAX : f1.nitems + f2.nitems;
 	if (f1.key_class == BLOOM_KEY_NONE)
 	{
@@ -309,10 +351,13 @@ bloom_agg_combine(PG_FUNCTION_ARGS)
 }
 
 /*
- * The parameters of a bloom_agg call whose aggregate saw no rows: read from
+ * The parameters of a bloom_agg call whose aggregate saw no rows, read from
  * the call's constant arguments, as the transition function never ran.
+ * Returns false when they cannot be known: a parallel plan's final step
+ * sees only the partial results, a window has no Aggref, and a generic
+ * plan passes parameters, not constants.
  */
-static void
+static bool
 empty_params(FunctionCallInfo fcinfo, int64 *capacity, double *fpr)
 {
 	Aggref	   *aggref = AggGetAggref(fcinfo);
@@ -323,26 +368,34 @@ empty_params(FunctionCallInfo fcinfo, int64 *capacity, double *fpr)
 
 	*capacity = 0;
 	*fpr = BLOOM_DEFAULT_FPR;
-	if (aggref == NULL)
-		return;
+	if (aggref == NULL || aggref->aggsplit != AGGSPLIT_SIMPLE)
+		return false;
 	nargs = list_length(aggref->args);
-	if (nargs < 2 || nargs > 3)
-		return;
+	if (nargs < 1 || nargs > 3)
+		return false;
 	foreach(lc, aggref->args)
 		args[i++] = ((TargetEntry *) lfirst(lc))->expr;
 
+	if (nargs == 1)
+		return true;
 	if (nargs == 2 && IsA(args[1], Const) && exprType((Node *) args[1]) == FLOAT8OID &&
 		!((Const *) args[1])->constisnull)
+	{
 		*fpr = DatumGetFloat8(((Const *) args[1])->constvalue);
-	else if (nargs == 3 &&
-			 IsA(args[1], Const) && exprType((Node *) args[1]) == INT8OID &&
-			 IsA(args[2], Const) && exprType((Node *) args[2]) == FLOAT8OID &&
-			 !((Const *) args[1])->constisnull && !((Const *) args[2])->constisnull)
+		bloom_check_params(1, *fpr);
+		return true;
+	}
+	if (nargs == 3 &&
+		IsA(args[1], Const) && exprType((Node *) args[1]) == INT8OID &&
+		IsA(args[2], Const) && exprType((Node *) args[2]) == FLOAT8OID &&
+		!((Const *) args[1])->constisnull && !((Const *) args[2])->constisnull)
 	{
 		*capacity = DatumGetInt64(((Const *) args[1])->constvalue);
 		*fpr = DatumGetFloat8(((Const *) args[2])->constvalue);
 		bloom_check_params(*capacity, *fpr);
+		return true;
 	}
+	return false;
 }
 
 /*
@@ -362,9 +415,15 @@ bloom_agg_final(PG_FUNCTION_ARGS)
 		int64		capacity;
 		double		fpr;
 
-		empty_params(fcinfo, &capacity, &fpr);
-		PG_RETURN_POINTER(bloom_new_blocked(capacity > 0 ? (uint64) capacity : 1,
-											fpr, &cache->plan, CurrentMemoryContext));
+		/*
+		 * No rows.  With a known capacity, an empty filter of that size;
+		 * otherwise an empty hash list, which holds nothing and combines
+		 * with a filter of any size.
+		 */
+		if (empty_params(fcinfo, &capacity, &fpr) && capacity > 0)
+			PG_RETURN_POINTER(bloom_new_blocked((uint64) capacity, fpr,
+												&cache->plan, CurrentMemoryContext));
+		PG_RETURN_POINTER(new_hashlist(0, fpr));
 	}
 	state = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
 	bloom_decode_or_error(state, &f);
@@ -380,13 +439,13 @@ PG_FUNCTION_INFO_V1(bloom_union_trans);
 Datum
 bloom_union_trans(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggcxt = agg_context(fcinfo, "bloom_union_trans");
 	BloomAggCache *cache = get_agg_cache(fcinfo);
 	struct varlena *state;
 	struct varlena *v;
 	BloomFilter fs,
 				fv;
 
+	(void) agg_context(fcinfo, "bloom_union_trans");
 	if (PG_ARGISNULL(1))
 	{
 		if (PG_ARGISNULL(0))
@@ -395,16 +454,21 @@ bloom_union_trans(PG_FUNCTION_ARGS)
 	}
 	v = PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
 	bloom_decode_or_error(v, &fv);
-	if (fv.kind == BLOOM_KIND_HASHLIST)
+	if (!PG_ARGISNULL(0) && bloom_is_empty_hashlist(&fv))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));	/* adds nothing */
+	if (fv.kind == BLOOM_KIND_HASHLIST && !bloom_is_empty_hashlist(&fv))
 	{
 		v = bloom_materialize(&fv, &cache->plan, CurrentMemoryContext);
 		bloom_decode_or_error(v, &fv);
 	}
+	/* the executor copies a new state into the aggregate context */
 	if (PG_ARGISNULL(0))
-		PG_RETURN_POINTER(copy_into(v, aggcxt));
+		PG_RETURN_POINTER(v);
 
-	state = own_state(PG_GETARG_DATUM(0), aggcxt);
+	state = plain_state(PG_GETARG_DATUM(0));
 	bloom_decode_or_error(state, &fs);
+	if (bloom_is_empty_hashlist(&fs))
+		PG_RETURN_POINTER(v);
 	bloom_merge_into(state, &fs, &fv, false);
 	PG_RETURN_POINTER(state);
 }

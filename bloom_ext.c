@@ -16,6 +16,7 @@
 #include "common/hashfn.h"
 #include "funcapi.h"
 #include "libpq/pqformat.h"
+#include "nodes/primnodes.h"
 #include "utils/builtins.h"
 
 PG_MODULE_MAGIC;
@@ -159,7 +160,7 @@ bloom_materialize(BloomFilter *hl, BloomPlan *plan_cache, MemoryContext cxt)
 		qsort(hashes, n, sizeof(uint64), cmp_u64);
 	distinct = bloom_unique_u64(hashes, n);
 
-	capacity = hl->capacity ? hl->capacity : Max(distinct, 1);
+	capacity = Max(distinct, 1);
 	v = bloom_new_blocked(capacity, hl->fpr, plan_cache, cxt);
 	bloom_decode_or_error(v, &f);
 	for (uint64 i = 0; i < distinct; i++)
@@ -497,8 +498,7 @@ typedef struct BloomCallCache
 	BloomKeyInfo key;
 	bool		key_ready;
 	int			arg_stable;		/* -1 not yet known, else bool */
-	bool		have;			/* a filter is cached */
-	bool		owned;			/* filter memory was allocated by us */
+	bool		have;			/* a filter is cached (in fn_mcxt) */
 	Oid			toastrelid;		/* identity of a cached TOASTed filter */
 	Oid			valueid;
 	struct varlena *value;
@@ -526,14 +526,35 @@ get_call_cache(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 	return cache;
 }
 
+/* Is argument argno of this call a constant? */
+static bool
+arg_is_const(FunctionCallInfo fcinfo, int argno)
+{
+	Node	   *expr = fcinfo->flinfo->fn_expr;
+	List	   *args;
+
+	if (expr == NULL)
+		return false;
+	if (IsA(expr, FuncExpr))
+		args = ((FuncExpr *) expr)->args;
+	else if (IsA(expr, OpExpr))
+		args = ((OpExpr *) expr)->args;
+	else
+		return false;
+	return argno < list_length(args) && IsA(list_nth(args, argno), Const);
+}
+
 /*
  * The filter to probe, detoasted and validated once per query when the
- * argument is the same datum on every row: a constant or an external
- * parameter (kept for the whole query), or a TOASTed value, remembered by
- * its TOAST pointer, so that an initplan such as (SELECT f FROM filters
- * WHERE ...) is fetched once, not once per row.  (PostGIS keeps a similar
- * per-call-site cache of detoasted geometries.)  Other values are
- * detoasted per call; their header check costs a few comparisons.
+ * argument is the same datum on every row: a constant (kept for the whole
+ * query), or a TOASTed value, remembered by its TOAST pointer, so that an
+ * initplan such as (SELECT f FROM filters WHERE ...) or a join partner is
+ * fetched once, not once per row.  (PostGIS keeps a similar per-call-site
+ * cache of detoasted geometries.)  Parameters are not trusted to stay the
+ * same: PL/pgSQL keeps a call site's state across changes of its
+ * variables.  Values in memory are decoded per call, which reads the
+ * header only.  The cache holds its own copy, never a pointer into memory
+ * it does not own.
  */
 static BloomFilter *
 get_probe_filter(FunctionCallInfo fcinfo, BloomCallCache *cache)
@@ -545,7 +566,7 @@ get_probe_filter(FunctionCallInfo fcinfo, BloomCallCache *cache)
 	struct varlena *v;
 
 	if (cache->arg_stable < 0)
-		cache->arg_stable = get_fn_expr_arg_stable(fcinfo->flinfo, 0) ? 1 : 0;
+		cache->arg_stable = arg_is_const(fcinfo, 0) ? 1 : 0;
 	if (ondisk)
 		VARATT_EXTERNAL_GET_POINTER(ext, raw);
 
@@ -571,22 +592,19 @@ get_probe_filter(FunctionCallInfo fcinfo, BloomCallCache *cache)
 	}
 
 	/* detoast into the call site's memory and keep it */
-	if (cache->have && cache->owned)
+	if (cache->have)
 		pfree(cache->value);
 	cache->have = false;
 	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
-	v = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
-	cache->owned = (v != raw);
+	v = PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
 	bloom_decode_or_error(v, &cache->filter);
 	if (cache->filter.kind == BLOOM_KIND_HASHLIST)
 	{
 		struct varlena *m = bloom_materialize(&cache->filter, NULL,
 											  fcinfo->flinfo->fn_mcxt);
 
-		if (cache->owned)
-			pfree(v);
+		pfree(v);
 		v = m;
-		cache->owned = true;
 		bloom_decode_or_error(v, &cache->filter);
 	}
 	MemoryContextSwitchTo(old);
@@ -718,13 +736,26 @@ bloom_merge_into(struct varlena *a, BloomFilter *fa, const BloomFilter *fb,
 	bloom_write_header(BLOOM_DATA(a), fa);
 }
 
+/*
+ * Union or intersection.  An empty hash list (what bloom_agg gives for no
+ * rows when it cannot know a size) holds nothing and has no size: it is
+ * the identity of union and the zero of intersection.
+ */
 static Datum
 merge_common(FunctionCallInfo fcinfo, bool intersect)
 {
 	BloomFilter fa,
 				fb;
-	struct varlena *a = get_filter_arg_copy(fcinfo, 0, &fa);
+	struct varlena *a;
 
+	bloom_decode_or_error(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)), &fa);
+	bloom_decode_or_error(PG_DETOAST_DATUM(PG_GETARG_DATUM(1)), &fb);
+	if (bloom_is_empty_hashlist(&fa))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(intersect ? 0 : 1));
+	if (bloom_is_empty_hashlist(&fb))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(intersect ? 1 : 0));
+
+	a = get_filter_arg_copy(fcinfo, 0, &fa);
 	get_filter_arg(fcinfo, 1, &fb);
 	bloom_merge_into(a, &fa, &fb, intersect);
 	PG_RETURN_POINTER(a);

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 PKGS=(postgresql-15 postgresql-server-dev-15 postgresql-common libxxhash-dev
-      libcmocka-dev make gcc clang libclang-rt-14-dev)
+      libcmocka-dev make gcc clang libclang-rt-14-dev libipc-run-perl)
 missing=()
 for p in "${PKGS[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \

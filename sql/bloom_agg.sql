@@ -108,9 +108,28 @@ CREATE TEMP TABLE ser AS
 RESET max_parallel_workers_per_gather;
 SELECT par.auto = ser.auto AS auto_equal, par.fixed = ser.fixed AS fixed_equal,
        par.txt = ser.txt AS text_equal FROM par, ser;
+-- no rows in a parallel plan: the final step cannot see the capacity, so
+-- the result is an empty filter of no fixed size, which combines with any
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF) SELECT bloom_agg(id, 1000, 0.001) FROM ids WHERE id * 2 < 0;
+SELECT bloom_contains(f, 5) AS empty_has_5,
+       bloom_contains(f | bloom_add(bloom_empty(1000, 0.001), 5), 5) AS unions,
+       bloom_contains(bloom_union(bloom_add(bloom_empty(1000, 0.001), 5), f), 5) AS unions_right,
+       bloom_contains(f & bloom_add(bloom_empty(1000, 0.001), 5), 5) AS intersects_empty
+  FROM (SELECT bloom_agg(id, 1000, 0.001) AS f FROM ids WHERE id * 2 < 0) s;
+SELECT get_byte(bloom_agg(id, 1000, 0.001)::bytea, 5) AS kind_hash_list FROM ids WHERE id * 2 < 0;
+CREATE TEMP TABLE empties AS SELECT bloom_agg(id, 1000, 0.001) AS f FROM ids WHERE id * 2 < 0;
+SELECT (SELECT bloom_union_agg(f) FROM (SELECT f FROM empties
+          UNION ALL SELECT bloom_agg(g, 1000, 0.001) FROM generate_series(1, 10) g) s)
+     = (SELECT bloom_agg(g, 1000, 0.001) FROM generate_series(1, 10) g) AS union_agg_skips_empty;
+RESET max_parallel_workers_per_gather;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
+-- an empty window frame is such an empty filter too
+SELECT g, bloom_cardinality(f) AS card, bloom_contains(f | bloom_empty(100, 0.01), g - 1) AS has_prev
+  FROM (SELECT g, bloom_agg(g, 100, 0.01) OVER (ORDER BY g ROWS BETWEEN 1 PRECEDING AND 1 PRECEDING) AS f
+          FROM generate_series(1, 3) g) s;
 
 -- Citus's part, by hand: partial states on separate subsets (as workers
 -- would), sent through text and binary I/O, combined, finalised.

@@ -50,6 +50,21 @@ INSERT INTO two SELECT 2, bloom_agg(g, 300000, 0.01) FROM generate_series(200001
 SELECT k, bloom_contains(f, 5) AS has_5, bloom_contains(f, 250000) AS has_250000
   FROM two, generate_series(1, 3) ORDER BY k;
 
+-- PL/pgSQL keeps a call site's state while its variables change: the
+-- filter must be read afresh every time (a stale one would give false
+-- negatives, or read freed memory)
+DO $$
+DECLARE f bloomfilter := bloom_empty(1000); g bloomfilter := bloom_empty(10000000);
+BEGIN
+  FOR i IN 1..20 LOOP
+    f := bloom_add(f, i);
+    IF NOT bloom_contains(f, i) THEN RAISE EXCEPTION 'small filter: key % not found', i; END IF;
+    g := bloom_add(g, i);
+    IF NOT bloom_contains(g, i) THEN RAISE EXCEPTION 'large filter: key % not found', i; END IF;
+  END LOOP;
+  RAISE NOTICE 'every key found';
+END $$;
+
 DROP FUNCTION buffers_touched(text);
 DROP FUNCTION probe_param();
 DROP TABLE filters, probes, many, two;

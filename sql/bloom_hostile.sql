@@ -44,6 +44,8 @@ INSERT INTO hostile (why, v) SELECT 'state slots ' || n, put(s, 48, le64(n)) FRO
   unnest(ARRAY[0, 1, 2, 7, 9, 67108864, 9223372036854775807::numeric]) n;
 INSERT INTO hostile (why, v) SELECT 'state in use ' || n, put(s, 56, le64(n)) FROM base,
   unnest(ARRAY[9, 1000, 18446744073709551615::numeric]) n;
+INSERT INTO hostile (why, v) SELECT 'state capacity ' || n, put(s, 24, le64(n)) FROM base,
+  unnest(ARRAY[1, 1000, 18446744073709551615::numeric]) n;
 INSERT INTO hostile (why, v) SELECT 'state items ' || n, put(s, 40, le64(n)) FROM base,
   unnest(ARRAY[0, 1, 2]) n;
 -- 3. each header field out of range

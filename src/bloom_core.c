@@ -324,6 +324,8 @@ bloom_decode(const uint8_t *buf, size_t len, BloomFilter *f)
 	{
 		if (f->k != 0 || f->block_log2 != 0 || f->nslots > BLOOM_MAX_SLOTS)
 			return BLOOM_E_GEOMETRY;
+		if (f->capacity != 0)
+			return BLOOM_E_PARAMS;
 		if (f->nused > f->nslots || f->nitems < f->nused)
 			return BLOOM_E_COUNT;
 		if (len != bloom_hashlist_size(f->nslots))

@@ -22,7 +22,7 @@
  *	 13   1  log2 of block size in bits (kind 1: 9; kind 2: 0)
  *	 14   2  flags (must be 0 in version 1)
  *	 16   8  hash seed
- *	 24   8  capacity (kind 1: >= 1; kind 2: 0 = auto-sized, else fixed)
+ *	 24   8  capacity (kind 1: >= 1; kind 2: 0)
  *	 32   8  target false-positive rate (IEEE 754 binary64)
  *	 40   8  items added (counting repeats)
  *	 48   8  kind 1: number of 64-byte blocks; kind 2: hash slots
@@ -162,6 +162,12 @@ extern double bloom_estimate_items(const BloomFilter *f);
 extern double bloom_estimate_fpr(const BloomFilter *f);
 
 /* hash lists (auto-sized aggregate states) */
+static inline bool
+bloom_is_empty_hashlist(const BloomFilter *f)
+{
+	return f->kind == BLOOM_KIND_HASHLIST && f->nused == 0;
+}
+
 extern uint64_t bloom_hashlist_get(const BloomFilter *f, uint64_t i);
 extern void bloom_hashlist_set(BloomFilter *f, uint64_t i, uint64_t h);
 extern void bloom_sort_u64(uint64_t *a, uint64_t *tmp, size_t n);
