@@ -11,7 +11,7 @@ HARNESSES=(decode addcontains setops sizing)
 BIN=fuzz-work/bin
 mkdir -p "$BIN"
 command -v clang >/dev/null || { bash scripts/deps.sh; }
-CFLAGS="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc"
+CFLAGS="-g -O2 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc"
 for h in "${HARNESSES[@]}"; do
     if [ ! -x "$BIN/fuzz_$h" ] || [ "test/fuzz/fuzz_$h.c" -nt "$BIN/fuzz_$h" ] \
         || [ src/bloom_core.c -nt "$BIN/fuzz_$h" ] || [ src/bloom_core.h -nt "$BIN/fuzz_$h" ]; then

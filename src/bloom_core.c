@@ -59,7 +59,7 @@ bloom_model_fpr(double keys_per_block, int k)
 	double		clear = 1.0;	/* q^j */
 	double		total = 0.0;
 	double		mass = 0.0;
-	int			jmax = (int) (lambda + 12.0 * sqrt(lambda) + 30.0);
+	int			jmax = (int) (lambda + 10.0 * sqrt(lambda) + 20.0);
 
 	if (k < 1 || k > BLOOM_MAX_HASHES)
 		return 1.0;
@@ -96,45 +96,89 @@ bloom_model_fpr(double keys_per_block, int k)
 	return total;
 }
 
+/*
+ * The largest lambda (keys per block) whose model rate for k hashes stays at
+ * or under target.  The model rises steeply from 0 at lambda = 0 to nearly
+ * 1 at lambda = B, about as a power of lambda, so log(rate) is nearly a
+ * straight line in log(lambda); its crossing of log(target) is found with
+ * the Illinois variant of regula falsi, which keeps a bracket and
+ * converges in a handful of steps.
+ */
+static double
+largest_lambda(int k, double target)
+{
+	double		lo = log(1e-6),
+				hi = log((double) BLOOM_BLOCK_BITS);
+	double		glo = log(bloom_model_fpr(exp(lo), k)) - log(target);
+	double		ghi = log(bloom_model_fpr(exp(hi), k)) - log(target);
+	int			side = 0;
+
+	if (glo > 0)
+		return 0.0;				/* not even a millionth of a key per block */
+	if (ghi <= 0)
+		return exp(hi);
+	for (int it = 0; it < 100 && hi - lo > 1e-9; it++)
+	{
+		double		mid = (lo * ghi - hi * glo) / (ghi - glo);
+		double		g;
+
+		if (!(mid > lo && mid < hi))
+			mid = (lo + hi) / 2;
+		g = log(bloom_model_fpr(exp(mid), k)) - log(target);
+		if (g <= 0)
+		{
+			lo = mid;
+			glo = g;
+			if (side == -1)
+				ghi /= 2;
+			side = -1;
+		}
+		else
+		{
+			hi = mid;
+			ghi = g;
+			if (side == 1)
+				glo /= 2;
+			side = 1;
+		}
+		if (fabs(g) < 1e-12)
+			break;
+	}
+	return exp(lo);
+}
+
 BloomStatus
 bloom_plan(double fpr, BloomPlan *plan)
 {
 	double		target;
 	double		best_lambda = 0.0;
 	int			best_k = 0;
-	int			kmax;
+	int			kmin,
+				kmax;
 
 	if (!bloom_fpr_valid(fpr))
 		return BLOOM_E_PARAMS;
 	target = fpr * BLOOM_PLAN_MARGIN;
 
-	/* the optimum k is near log2(1/p); no need to look far past it */
+	/*
+	 * The best k for a blocked filter lies between 0.6 and 1.0 times the
+	 * classic log2(1/p).  The largest lambda for each k rises to a peak at
+	 * the best k and falls after it: stop two steps past the peak.
+	 */
+	kmin = (int) floor(0.6 * log2(1.0 / target)) - 1;
+	if (kmin < 1)
+		kmin = 1;
 	kmax = (int) ceil(1.2 * log2(1.0 / target)) + 2;
 	if (kmax > BLOOM_MAX_HASHES)
 		kmax = BLOOM_MAX_HASHES;
 
-	/*
-	 * The largest lambda for each k rises to a peak near the optimum k and
-	 * falls after it; stop two steps past the peak.
-	 */
-	for (int k = 1; k <= kmax; k++)
+	for (int k = kmin; k <= kmax; k++)
 	{
-		double		lo = 0.0,
-					hi = BLOOM_BLOCK_BITS;
+		double		lambda = largest_lambda(k, target);
 
-		/* the largest lambda with model rate <= target, by bisection */
-		for (int it = 0; it < 26; it++)
+		if (lambda > best_lambda)
 		{
-			double		mid = (lo + hi) / 2.0;
-
-			if (bloom_model_fpr(mid, k) <= target)
-				lo = mid;
-			else
-				hi = mid;
-		}
-		if (lo > best_lambda)
-		{
-			best_lambda = lo;
+			best_lambda = lambda;
 			best_k = k;
 		}
 		else if (best_k > 0 && k >= best_k + 2)
