@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every bloomtype test suite: the C unit tests of the core, a replay of
-# the fuzz corpus under ASan and UBSan, and the
-# pg_regress suites on a throwaway PostgreSQL 15 cluster (pg_virtualenv).
+# the fuzz corpus under ASan and UBSan, the pg_regress suites on a throwaway
+# PostgreSQL 15 cluster (pg_virtualenv), and the TAP tests.
 # Installs its own dependencies.  Ends with "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -38,6 +38,27 @@ f=$(grep -cE '\.\.\. (FAILED|failed)' "$log/regress.out")
 if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
 passed=$((passed + p)); failed=$((failed + f))
 [ -f regression.diffs ] && [ "$f" -gt 0 ] && head -200 regression.diffs
+
+# 4. TAP tests (PostgreSQL::Test::Cluster): concurrency, crash, replication,
+# dump/restore, limits.  They make their own clusters with initdb, which
+# refuses to run as root: as root they run as postgres in a copy of the tree.
+tapdir=.
+runas=()
+if [ "$(id -u)" -eq 0 ]; then
+    tapdir=$(mktemp -d /tmp/bloomtype-tap.XXXXXX)
+    tar --exclude=./fuzz-work --exclude=./.git -cf - . | tar -C "$tapdir" -xf -
+    chown -R postgres "$tapdir"
+    runas=(runuser -u postgres --)
+fi
+"${runas[@]}" make -C "$tapdir" -s PG_CONFIG="$PG_CONFIG" tap 2>&1 | tee "$log/tap.out"
+p=$(grep -cE '^t/[^ ]+\.pl \.+ ok' "$log/tap.out")
+f=$(grep -cE '^t/[^ ]+\.pl +\(Wstat' "$log/tap.out")
+if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then f=1; fi   # prove did not run
+passed=$((passed + p)); failed=$((failed + f))
+if [ "$f" -gt 0 ]; then
+    for l in "$tapdir"/tmp_check/log/regress_log_*; do echo "== $l"; tail -40 "$l"; done
+fi
+[ "$tapdir" != . ] && rm -rf "$tapdir"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
