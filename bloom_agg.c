@@ -238,8 +238,8 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 		 * the aggregate context.
 		 */
 		if (nargs == 4)
-			state = bloom_new_blocked((uint64) capacity, fpr, &cache->plan,
-									  CurrentMemoryContext);
+			state = bloom_new_buffered((uint64) capacity, fpr, &cache->plan,
+									   CurrentMemoryContext);
 		else
 		{
 			bloom_check_params(1, fpr);
@@ -268,7 +268,16 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 		bloom_set_key_class(state, &f, cache->key.key_class, cache->key.key_type);
 
 	h = bloom_key_hash(&cache->key, PG_GETARG_DATUM(1), f.seed);
-	if (f.kind == BLOOM_KIND_BLOCKED)
+	if (f.kind == BLOOM_KIND_BUFFERED)
+	{
+		/* collect hashes, insert them in batches that overlap cache misses */
+		if (f.nused == BLOOM_PENDING_SLOTS)
+			bloom_flush_pending(BLOOM_DATA(state), &f);
+		bloom_put_le64(bloom_pending(&f) + 8 * f.nused, h);
+		f.nused++;
+		bloom_put_le64(BLOOM_DATA(state) + 56, f.nused);
+	}
+	else if (f.kind == BLOOM_KIND_BLOCKED)
 		bloom_insert_hash(&f, h);
 	else
 	{
@@ -328,13 +337,24 @@ bloom_agg_combine(PG_FUNCTION_ARGS)
 	bloom_decode_or_error(s1, &f1);
 	if (bloom_is_empty_hashlist(&f1))
 		PG_RETURN_POINTER(s2);
-	if (f1.kind != f2.kind)
+	if (bloom_has_bits(&f1) != bloom_has_bits(&f2))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("cannot combine an auto-sized bloom_agg state with a fixed-capacity one")));
-	if (f1.kind == BLOOM_KIND_BLOCKED)
+	if (bloom_has_bits(&f1))
 	{
 		bloom_merge_into(s1, &f1, &f2, false);
+		if (f2.kind == BLOOM_KIND_BUFFERED)
+		{
+			for (uint64 i = 0; i < f2.nused; i++)
+			{
+				if (f1.nused == BLOOM_PENDING_SLOTS)
+					bloom_flush_pending(BLOOM_DATA(s1), &f1);
+				memcpy(bloom_pending(&f1) + 8 * f1.nused, bloom_pending(&f2) + 8 * i, 8);
+				f1.nused++;
+			}
+			bloom_put_le64(BLOOM_DATA(s1) + 56, f1.nused);
+		}
 		PG_RETURN_POINTER(s1);
 	}
 
@@ -456,7 +476,7 @@ bloom_union_trans(PG_FUNCTION_ARGS)
 	bloom_decode_or_error(v, &fv);
 	if (!PG_ARGISNULL(0) && bloom_is_empty_hashlist(&fv))
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));	/* adds nothing */
-	if (fv.kind == BLOOM_KIND_HASHLIST && !bloom_is_empty_hashlist(&fv))
+	if (fv.kind != BLOOM_KIND_BLOCKED && !bloom_is_empty_hashlist(&fv))
 	{
 		v = bloom_materialize(&fv, &cache->plan, CurrentMemoryContext);
 		bloom_decode_or_error(v, &fv);

@@ -65,13 +65,9 @@ capacity_error(uint64 capacity, double fpr, const BloomPlan *plan)
 					 bloom_plan_max_capacity(plan))));
 }
 
-/*
- * A new, empty blocked filter for capacity and fpr, allocated in cxt.  All
- * checks happen before any allocation.
- */
-struct varlena *
-bloom_new_blocked(uint64 capacity, double fpr, BloomPlan *plan_cache,
-				  MemoryContext cxt)
+static struct varlena *
+new_filter(uint64 capacity, double fpr, BloomPlan *plan_cache,
+		   MemoryContext cxt, bool buffered)
 {
 	BloomPlan	local = {0};
 	BloomPlan  *plan = plan_cache ? plan_cache : &local;
@@ -83,11 +79,33 @@ bloom_new_blocked(uint64 capacity, double fpr, BloomPlan *plan_cache,
 	bloom_get_plan(fpr, plan);
 	if (bloom_plan_size(plan, capacity, &nblocks) != BLOOM_OK)
 		capacity_error(capacity, fpr, plan);
-	size = bloom_blocked_size(nblocks);
-	v = (struct varlena *) MemoryContextAlloc(cxt, VARHDRSZ + size);
+	size = buffered ? bloom_buffered_size(nblocks) : bloom_blocked_size(nblocks);
+	v = (struct varlena *) MemoryContextAllocHuge(cxt, VARHDRSZ + size);
 	SET_VARSIZE(v, VARHDRSZ + size);
-	bloom_init_blocked(BLOOM_DATA(v), nblocks, plan->k, capacity, fpr, 0);
+	if (buffered)
+		bloom_init_buffered(BLOOM_DATA(v), nblocks, plan->k, capacity, fpr, 0);
+	else
+		bloom_init_blocked(BLOOM_DATA(v), nblocks, plan->k, capacity, fpr, 0);
 	return v;
+}
+
+/*
+ * A new, empty blocked filter for capacity and fpr, allocated in cxt.  All
+ * checks happen before any allocation.
+ */
+struct varlena *
+bloom_new_blocked(uint64 capacity, double fpr, BloomPlan *plan_cache,
+				  MemoryContext cxt)
+{
+	return new_filter(capacity, fpr, plan_cache, cxt, false);
+}
+
+/* The same with room for pending hashes: a fixed-capacity aggregate state */
+struct varlena *
+bloom_new_buffered(uint64 capacity, double fpr, BloomPlan *plan_cache,
+				   MemoryContext cxt)
+{
+	return new_filter(capacity, fpr, plan_cache, cxt, true);
 }
 
 /*
@@ -132,46 +150,65 @@ cmp_u64(const void *a, const void *b)
 }
 
 /*
- * Turns a hash list (an auto-sized aggregate's state) into the blocked
- * filter it stands for: sized for the distinct hashes it holds (or its
- * fixed capacity), at its target rate.  hl is not modified.
+ * Turns an aggregate state into the blocked filter it stands for.  A hash
+ * list (auto-sized) becomes a filter sized for the distinct hashes it
+ * holds, at its target rate; the hashes are inserted in sorted order, which
+ * walks the blocks in order.  A buffered filter (fixed capacity) becomes
+ * its bits with the pending hashes inserted.  The state is not modified.
  */
 struct varlena *
-bloom_materialize(BloomFilter *hl, BloomPlan *plan_cache, MemoryContext cxt)
+bloom_materialize(BloomFilter *st, BloomPlan *plan_cache, MemoryContext cxt)
 {
-	uint64		n = hl->nused;
-	uint64	   *hashes;
-	uint64		distinct;
-	uint64		capacity;
 	struct varlena *v;
 	BloomFilter f;
 
-	hashes = (uint64 *) palloc_extended(Max(n, 1) * sizeof(uint64), MCXT_ALLOC_HUGE);
-	for (uint64 i = 0; i < n; i++)
-		hashes[i] = bloom_hashlist_get(hl, i);
-	if (n > 4096)
+	if (st->kind == BLOOM_KIND_BUFFERED)
 	{
-		uint64	   *tmp = (uint64 *) palloc_extended(n * sizeof(uint64), MCXT_ALLOC_HUGE);
+		size_t		size = bloom_blocked_size(st->nslots);
 
-		bloom_sort_u64(hashes, tmp, n);
-		pfree(tmp);
+		v = (struct varlena *) MemoryContextAllocHuge(cxt, VARHDRSZ + size);
+		SET_VARSIZE(v, VARHDRSZ + size);
+		memcpy(BLOOM_DATA(v) + BLOOM_HEADER_SIZE, st->data, size - BLOOM_HEADER_SIZE);
+		f = *st;
+		f.data = BLOOM_DATA(v) + BLOOM_HEADER_SIZE;
+		f.kind = BLOOM_KIND_BLOCKED;
+		f.nused = 0;
+		for (uint64 i = 0; i < st->nused; i++)
+			bloom_insert_hash(&f, bloom_get_le64(bloom_pending(st) + 8 * i));
+		bloom_write_header(BLOOM_DATA(v), &f);
+		return v;
 	}
 	else
-		qsort(hashes, n, sizeof(uint64), cmp_u64);
-	distinct = bloom_unique_u64(hashes, n);
+	{
+		uint64		n = st->nused;
+		uint64	   *hashes;
+		uint64		distinct;
 
-	capacity = Max(distinct, 1);
-	v = bloom_new_blocked(capacity, hl->fpr, plan_cache, cxt);
-	bloom_decode_or_error(v, &f);
-	for (uint64 i = 0; i < distinct; i++)
-		bloom_insert_hash(&f, hashes[i]);
-	f.nitems = hl->nitems;
-	f.key_class = hl->key_class;
-	f.key_type = hl->key_type;
-	f.seed = hl->seed;
-	bloom_write_header(BLOOM_DATA(v), &f);
-	pfree(hashes);
-	return v;
+		hashes = (uint64 *) palloc_extended(Max(n, 1) * sizeof(uint64), MCXT_ALLOC_HUGE);
+		for (uint64 i = 0; i < n; i++)
+			hashes[i] = bloom_hashlist_get(st, i);
+		if (n > 4096)
+		{
+			uint64	   *tmp = (uint64 *) palloc_extended(n * sizeof(uint64), MCXT_ALLOC_HUGE);
+
+			bloom_sort_u64(hashes, tmp, n);
+			pfree(tmp);
+		}
+		else
+			qsort(hashes, n, sizeof(uint64), cmp_u64);
+		distinct = bloom_unique_u64(hashes, n);
+
+		v = bloom_new_blocked(Max(distinct, 1), st->fpr, plan_cache, cxt);
+		bloom_decode_or_error(v, &f);
+		bloom_insert_many(&f, hashes, distinct);
+		f.nitems = st->nitems;
+		f.key_class = st->key_class;
+		f.key_type = st->key_type;
+		f.seed = st->seed;
+		bloom_write_header(BLOOM_DATA(v), &f);
+		pfree(hashes);
+		return v;
+	}
 }
 
 /*
@@ -185,7 +222,7 @@ get_filter_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f)
 	struct varlena *v = PG_DETOAST_DATUM(PG_GETARG_DATUM(argno));
 
 	bloom_decode_or_error(v, f);
-	if (f->kind == BLOOM_KIND_HASHLIST)
+	if (f->kind != BLOOM_KIND_BLOCKED)
 	{
 		v = bloom_materialize(f, NULL, CurrentMemoryContext);
 		bloom_decode_or_error(v, f);
@@ -583,7 +620,7 @@ get_probe_filter(FunctionCallInfo fcinfo, BloomCallCache *cache)
 	{
 		v = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
 		bloom_decode_or_error(v, &cache->scratch);
-		if (cache->scratch.kind == BLOOM_KIND_HASHLIST)
+		if (cache->scratch.kind != BLOOM_KIND_BLOCKED)
 		{
 			v = bloom_materialize(&cache->scratch, NULL, CurrentMemoryContext);
 			bloom_decode_or_error(v, &cache->scratch);
@@ -598,7 +635,7 @@ get_probe_filter(FunctionCallInfo fcinfo, BloomCallCache *cache)
 	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
 	v = PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
 	bloom_decode_or_error(v, &cache->filter);
-	if (cache->filter.kind == BLOOM_KIND_HASHLIST)
+	if (cache->filter.kind != BLOOM_KIND_BLOCKED)
 	{
 		struct varlena *m = bloom_materialize(&cache->filter, NULL,
 											  fcinfo->flinfo->fn_mcxt);

@@ -50,6 +50,8 @@ extern const char *bloom_key_class_name(uint8 key_class, uint32 key_type);
 /* bloom_ext.c */
 extern struct varlena *bloom_new_blocked(uint64 capacity, double fpr,
 										 BloomPlan *plan_cache, MemoryContext cxt);
+extern struct varlena *bloom_new_buffered(uint64 capacity, double fpr,
+										  BloomPlan *plan_cache, MemoryContext cxt);
 extern void bloom_check_params(int64 capacity, double fpr);
 extern void bloom_get_plan(double fpr, BloomPlan *plan_cache);
 extern void bloom_decode_or_error(struct varlena *v, BloomFilter *f);

@@ -6,13 +6,17 @@ CREATE EXTENSION IF NOT EXISTS bloomtype;
 RESET client_min_messages;
 
 CREATE AGGREGATE hostile_partial(bigint) (SFUNC = bloom_agg_trans, STYPE = bloomfilter);
+CREATE AGGREGATE hostile_partial(bigint, bigint, float8) (SFUNC = bloom_agg_trans, STYPE = bloomfilter);
 CREATE TABLE hostile (id serial, why text, v bytea);
 
--- the bases: a one-block filter holding keys, and a partial aggregate state
+-- the bases: a one-block filter holding keys, and partial aggregate states
+-- (a hash list, and a filter with pending hashes)
 CREATE TEMP TABLE base AS
   SELECT bloom_add(bloom_add(bloom_empty(1), 1), 2)::bytea AS b,
-         (SELECT hostile_partial(g) FROM generate_series(1, 3) g)::bytea AS s;
-SELECT length(b) AS filter_bytes, length(s) AS state_bytes FROM base;
+         (SELECT hostile_partial(g) FROM generate_series(1, 3) g)::bytea AS s,
+         (SELECT hostile_partial(g, 1, 0.01) FROM generate_series(1, 3) g)::bytea AS p;
+SELECT length(b) AS filter_bytes, length(s) AS state_bytes, length(p) AS pending_bytes,
+       get_byte(p, 56) AS pending FROM base;
 
 CREATE FUNCTION le64(v numeric) RETURNS bytea LANGUAGE sql AS $$
   SELECT string_agg(set_byte('\x00'::bytea, 0, (div(v, 256::numeric ^ i) % 256)::int), ''::bytea ORDER BY i)
@@ -44,6 +48,11 @@ INSERT INTO hostile (why, v) SELECT 'state slots ' || n, put(s, 48, le64(n)) FRO
   unnest(ARRAY[0, 1, 2, 7, 9, 67108864, 9223372036854775807::numeric]) n;
 INSERT INTO hostile (why, v) SELECT 'state in use ' || n, put(s, 56, le64(n)) FROM base,
   unnest(ARRAY[9, 1000, 18446744073709551615::numeric]) n;
+INSERT INTO hostile (why, v) SELECT 'pending ' || n, put(p, 56, le64(n)) FROM base,
+  unnest(ARRAY[4, 257, 1000, 18446744073709551615::numeric]) n;
+INSERT INTO hostile (why, v) SELECT 'pending state truncated to ' || n, substr(p, 1, n)
+  FROM base, unnest(ARRAY[128, 129, 2000, 2175]) n;
+INSERT INTO hostile (why, v) SELECT 'pending state k 0', set_byte(p, 12, 0) FROM base;
 INSERT INTO hostile (why, v) SELECT 'state capacity ' || n, put(s, 24, le64(n)) FROM base,
   unnest(ARRAY[1, 1000, 18446744073709551615::numeric]) n;
 INSERT INTO hostile (why, v) SELECT 'state items ' || n, put(s, 40, le64(n)) FROM base,
@@ -136,3 +145,4 @@ SELECT bloom_contains(bloom_add(bloom_empty(10), 7), 7) AS alive;
 DROP TABLE hostile, sink, outcome;
 DROP FUNCTION le64(numeric), put(bytea, int, bytea), le_double(float8);
 DROP AGGREGATE hostile_partial(bigint);
+DROP AGGREGATE hostile_partial(bigint, bigint, float8);

@@ -227,6 +227,12 @@ bloom_blocked_size(uint64_t nblocks)
 }
 
 size_t
+bloom_buffered_size(uint64_t nblocks)
+{
+	return bloom_blocked_size(nblocks) + BLOOM_PENDING_SLOTS * 8;
+}
+
+size_t
 bloom_hashlist_size(uint64_t nslots)
 {
 	return BLOOM_HEADER_SIZE + (size_t) nslots * 8;
@@ -292,6 +298,24 @@ bloom_init_blocked(uint8_t *buf, uint64_t nblocks, int k, uint64_t capacity,
 	memset(buf + BLOOM_HEADER_SIZE, 0, (size_t) nblocks * BLOOM_BLOCK_BYTES);
 }
 
+/*
+ * Writes an empty blocked filter with room for pending hashes into buf
+ * (bloom_buffered_size bytes): the state of a fixed-capacity aggregate,
+ * which collects hashes and inserts them in batches.
+ */
+void
+bloom_init_buffered(uint8_t *buf, uint64_t nblocks, int k, uint64_t capacity,
+					double fpr, uint64_t seed)
+{
+	BloomFilter f;
+
+	init_common(&f, buf, BLOOM_KIND_BUFFERED, nblocks, capacity, fpr, seed);
+	f.k = (uint8_t) k;
+	f.block_log2 = BLOOM_BLOCK_LOG2;
+	bloom_write_header(buf, &f);
+	memset(buf + BLOOM_HEADER_SIZE, 0, bloom_buffered_size(nblocks) - BLOOM_HEADER_SIZE);
+}
+
 /* Writes an empty hash list into buf (bloom_hashlist_size bytes). */
 void
 bloom_init_hashlist(uint8_t *buf, uint64_t nslots, uint64_t capacity,
@@ -339,7 +363,8 @@ bloom_decode(const uint8_t *buf, size_t len, BloomFilter *f)
 
 	if (f->version != BLOOM_FORMAT_VERSION)
 		return BLOOM_E_VERSION;
-	if (f->kind != BLOOM_KIND_BLOCKED && f->kind != BLOOM_KIND_HASHLIST)
+	if (f->kind != BLOOM_KIND_BLOCKED && f->kind != BLOOM_KIND_HASHLIST &&
+		f->kind != BLOOM_KIND_BUFFERED)
 		return BLOOM_E_KIND;
 	if (f->hash != BLOOM_HASH_XXH3_64)
 		return BLOOM_E_HASH;
@@ -351,17 +376,21 @@ bloom_decode(const uint8_t *buf, size_t len, BloomFilter *f)
 	if (!bloom_fpr_valid(f->fpr))
 		return BLOOM_E_PARAMS;
 
-	if (f->kind == BLOOM_KIND_BLOCKED)
+	if (bloom_has_bits(f))
 	{
 		if (f->k < 1 || f->k > BLOOM_MAX_HASHES ||
 			f->block_log2 != BLOOM_BLOCK_LOG2 ||
 			f->nslots < 1 || f->nslots > BLOOM_MAX_BLOCKS)
 			return BLOOM_E_GEOMETRY;
-		if (f->nused != 0)
+		if (f->kind == BLOOM_KIND_BLOCKED && f->nused != 0)
 			return BLOOM_E_FLAGS;
+		if (f->kind == BLOOM_KIND_BUFFERED &&
+			(f->nused > BLOOM_PENDING_SLOTS || f->nitems < f->nused))
+			return BLOOM_E_COUNT;
 		if (f->capacity < 1 || f->capacity > f->nslots * BLOOM_BLOCK_BITS)
 			return BLOOM_E_PARAMS;
-		if (len != bloom_blocked_size(f->nslots))
+		if (len != (f->kind == BLOOM_KIND_BLOCKED ?
+					bloom_blocked_size(f->nslots) : bloom_buffered_size(f->nslots)))
 			return BLOOM_E_LENGTH;
 	}
 	else
@@ -424,7 +453,8 @@ BloomStatus
 bloom_compatible(const BloomFilter *a, const BloomFilter *b, const char **what)
 {
 	*what = NULL;
-	if (a->kind != b->kind)
+	if (bloom_has_bits(a) != bloom_has_bits(b) ||
+		(!bloom_has_bits(a) && a->kind != b->kind))
 		*what = "kind";
 	else if (a->hash != b->hash)
 		*what = "hash algorithm";
@@ -434,7 +464,7 @@ bloom_compatible(const BloomFilter *a, const BloomFilter *b, const char **what)
 		*what = "capacity";
 	else if (a->fpr != b->fpr)
 		*what = "false-positive rate";
-	else if (a->nslots != b->nslots && a->kind == BLOOM_KIND_BLOCKED)
+	else if (a->nslots != b->nslots && bloom_has_bits(a))
 		*what = "number of blocks";
 	else if (a->k != b->k)
 		*what = "hashes per key";
@@ -456,6 +486,42 @@ bloom_intersect_bits(uint8_t *dst, const uint8_t *src, uint64_t nbytes)
 {
 	for (uint64_t i = 0; i < nbytes; i++)
 		dst[i] &= src[i];
+}
+
+/*
+ * Inserts n hashes.  A row at a time, every insert waits for its cache
+ * line; here the line of the hash some steps ahead is prefetched, so that
+ * several misses overlap.
+ */
+#define BLOOM_PREFETCH_AHEAD	16
+
+void
+bloom_insert_many(BloomFilter *f, const uint64_t *hashes, uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++)
+	{
+		if (i + BLOOM_PREFETCH_AHEAD < n)
+			__builtin_prefetch(f->data + bloom_mulhi64(hashes[i + BLOOM_PREFETCH_AHEAD],
+													   f->nslots) * BLOOM_BLOCK_BYTES, 1);
+		bloom_insert_hash(f, hashes[i]);
+	}
+}
+
+/*
+ * Inserts a buffered filter's pending hashes into its bits and empties the
+ * list; buf is the value f was decoded from, whose header is rewritten.
+ */
+void
+bloom_flush_pending(uint8_t *buf, BloomFilter *f)
+{
+	uint64_t	h[BLOOM_PENDING_SLOTS];
+	const uint8_t *p = bloom_pending(f);
+
+	for (uint64_t i = 0; i < f->nused; i++)
+		h[i] = bloom_get_le64(p + 8 * i);
+	bloom_insert_many(f, h, f->nused);
+	f->nused = 0;
+	bloom_put_le64(buf + 56, 0);
 }
 
 static inline int

@@ -14,7 +14,8 @@
  *	off size field
  *	  0   4  magic "BLMF"
  *	  4   1  format version (1)
- *	  5   1  kind: 1 = blocked Bloom filter, 2 = hash list (aggregate state)
+ *	  5   1  kind: 1 = blocked Bloom filter, 2 = hash list (aggregate state),
+ *			 3 = blocked filter with pending hashes (aggregate state)
  *	  6   1  hash algorithm: 1 = XXH3-64 with seed
  *	  7   1  key class (BloomKeyClass)
  *	  8   4  key type tag (class "other" only, else 0)
@@ -25,9 +26,12 @@
  *	 24   8  capacity (kind 1: >= 1; kind 2: 0)
  *	 32   8  target false-positive rate (IEEE 754 binary64)
  *	 40   8  items added (counting repeats)
- *	 48   8  kind 1: number of 64-byte blocks; kind 2: hash slots
- *	 56   8  kind 1: 0 (reserved); kind 2: hash slots in use
- *	 64   -  kind 1: blocks * 64 bytes of bits; kind 2: slots * 8 bytes
+ *	 48   8  kinds 1, 3: number of 64-byte blocks; kind 2: hash slots
+ *	 56   8  kind 1: 0 (reserved); kind 2: hash slots in use; kind 3:
+ *			 pending hashes (at most 256)
+ *	 64   -  kind 1: blocks * 64 bytes of bits; kind 2: slots * 8 bytes;
+ *			 kind 3: blocks * 64 bytes of bits, then 256 * 8 bytes of
+ *			 pending hashes
  *
  *-------------------------------------------------------------------------
  */
@@ -51,6 +55,8 @@
 
 #define BLOOM_KIND_BLOCKED		1
 #define BLOOM_KIND_HASHLIST		2
+#define BLOOM_KIND_BUFFERED		3
+#define BLOOM_PENDING_SLOTS		256
 
 #define BLOOM_HASH_XXH3_64		1
 
@@ -66,7 +72,7 @@
  * that, less room for the "\x" prefix and COPY's escaping.
  */
 #define BLOOM_MAX_BYTES			((uint64_t) 0x1FFFFC00)
-#define BLOOM_MAX_BLOCKS		((BLOOM_MAX_BYTES - BLOOM_HEADER_SIZE) / BLOOM_BLOCK_BYTES)
+#define BLOOM_MAX_BLOCKS		((BLOOM_MAX_BYTES - BLOOM_HEADER_SIZE - BLOOM_PENDING_SLOTS * 8) / BLOOM_BLOCK_BYTES)
 #define BLOOM_MAX_SLOTS			((BLOOM_MAX_BYTES - BLOOM_HEADER_SIZE) / 8)
 
 #define BLOOM_MIN_FPR			1e-12
@@ -144,9 +150,12 @@ extern bool bloom_fpr_valid(double fpr);
 /* format */
 extern size_t bloom_blocked_size(uint64_t nblocks);
 extern size_t bloom_hashlist_size(uint64_t nslots);
+extern size_t bloom_buffered_size(uint64_t nblocks);
 extern void bloom_init_blocked(uint8_t *buf, uint64_t nblocks, int k,
 							   uint64_t capacity, double fpr, uint64_t seed);
 extern void bloom_init_hashlist(uint8_t *buf, uint64_t nslots,
+								uint64_t capacity, double fpr, uint64_t seed);
+extern void bloom_init_buffered(uint8_t *buf, uint64_t nblocks, int k,
 								uint64_t capacity, double fpr, uint64_t seed);
 extern BloomStatus bloom_decode(const uint8_t *buf, size_t len, BloomFilter *f);
 extern void bloom_write_header(uint8_t *buf, const BloomFilter *f);
@@ -157,6 +166,8 @@ extern BloomStatus bloom_compatible(const BloomFilter *a, const BloomFilter *b,
 									const char **what);
 extern void bloom_union_bits(uint8_t *dst, const uint8_t *src, uint64_t nbytes);
 extern void bloom_intersect_bits(uint8_t *dst, const uint8_t *src, uint64_t nbytes);
+extern void bloom_insert_many(BloomFilter *f, const uint64_t *hashes, uint64_t n);
+extern void bloom_flush_pending(uint8_t *buf, BloomFilter *f);
 extern uint64_t bloom_bits_set(const BloomFilter *f);
 extern double bloom_estimate_items(const BloomFilter *f);
 extern double bloom_estimate_fpr(const BloomFilter *f);
@@ -166,6 +177,19 @@ static inline bool
 bloom_is_empty_hashlist(const BloomFilter *f)
 {
 	return f->kind == BLOOM_KIND_HASHLIST && f->nused == 0;
+}
+
+/* Kinds 1 and 3 have blocks of bits; kind 3 also has pending hashes */
+static inline bool
+bloom_has_bits(const BloomFilter *f)
+{
+	return f->kind == BLOOM_KIND_BLOCKED || f->kind == BLOOM_KIND_BUFFERED;
+}
+
+static inline uint8_t *
+bloom_pending(const BloomFilter *f)
+{
+	return f->data + f->nslots * BLOOM_BLOCK_BYTES;
 }
 
 extern uint64_t bloom_hashlist_get(const BloomFilter *f, uint64_t i);

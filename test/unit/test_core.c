@@ -306,6 +306,44 @@ test_hashlist_validation(void **state)
 	assert_int_equal(bloom_decode(buf, sizeof(buf) - 8, &f), BLOOM_E_LENGTH);
 }
 
+/* A buffered filter: pending hashes are found once flushed, counts checked */
+static void
+test_buffered(void **state)
+{
+	BloomPlan	plan;
+	uint64_t	nb;
+	size_t		len;
+	uint8_t    *buf;
+	BloomFilter f;
+
+	(void) state;
+	bloom_plan(0.01, &plan);
+	bloom_plan_size(&plan, 1000, &nb);
+	len = bloom_buffered_size(nb);
+	buf = malloc(len);
+	bloom_init_buffered(buf, nb, plan.k, 1000, 0.01, 0);
+	assert_int_equal(bloom_decode(buf, len, &f), BLOOM_OK);
+	assert_int_equal(f.kind, BLOOM_KIND_BUFFERED);
+	for (int64_t i = 0; i < 100; i++)
+		bloom_put_le64(bloom_pending(&f) + 8 * i, bloom_hash_int64(0, i));
+	f.nused = 100;
+	f.nitems = 100;
+	bloom_write_header(buf, &f);
+	assert_int_equal(bloom_decode(buf, len, &f), BLOOM_OK);
+	assert_false(bloom_contains_hash(&f, bloom_hash_int64(0, 5)));
+	bloom_flush_pending(buf, &f);
+	assert_int_equal(bloom_decode(buf, len, &f), BLOOM_OK);
+	assert_int_equal(f.nused, 0);
+	for (int64_t i = 0; i < 100; i++)
+		assert_true(bloom_contains_hash(&f, bloom_hash_int64(0, i)));
+	bloom_put_le64(buf + 56, BLOOM_PENDING_SLOTS + 1);
+	assert_int_equal(bloom_decode(buf, len, &f), BLOOM_E_COUNT);
+	bloom_put_le64(buf + 56, 0);
+	assert_int_equal(bloom_decode(buf, len - 8, &f), BLOOM_E_LENGTH);
+	assert_int_equal(bloom_decode(buf, bloom_blocked_size(nb), &f), BLOOM_E_LENGTH);
+	free(buf);
+}
+
 /* Integer keys hash as 8 little-endian bytes; -0.0 and NaN normalised */
 static void
 test_hash_encoding(void **state)
@@ -414,6 +452,7 @@ main(void)
 		cmocka_unit_test(test_fpr_at_capacity),
 		cmocka_unit_test(test_decode_validation),
 		cmocka_unit_test(test_hashlist_validation),
+		cmocka_unit_test(test_buffered),
 		cmocka_unit_test(test_hash_encoding),
 		cmocka_unit_test(test_union_intersection),
 		cmocka_unit_test(test_sort_unique),
