@@ -14,6 +14,9 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
+# PGXS tracks no header dependencies
+$(OBJS): src/bloom_core.h bloom_ext.h
+
 # C unit tests of the core (cmocka), no PostgreSQL needed
 UNIT_CFLAGS = -O2 -g -Wall -Wextra -I$(srcdir)/src
 test/unit/test_core: test/unit/test_core.c src/bloom_core.c src/bloom_core.h

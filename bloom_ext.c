@@ -149,11 +149,15 @@ cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : (x > y ? 1 : 0);
 }
 
+/* Auto-sizing counts distinct hashes exactly up to this many */
+#define BLOOM_EXACT_COUNT_MAX	(1 << 20)
+/* ... and above it sizes for a HyperLogLog estimate (0.41% standard error) times this */
+#define BLOOM_ESTIMATE_MARGIN	1.03
+
 /*
  * Turns an aggregate state into the blocked filter it stands for.  A hash
  * list (auto-sized) becomes a filter sized for the distinct hashes it
- * holds, at its target rate; the hashes are inserted in sorted order, which
- * walks the blocks in order.  A buffered filter (fixed capacity) becomes
+ * holds, at its target rate.  A buffered filter (fixed capacity) becomes
  * its bits with the pending hashes inserted.  The state is not modified.
  */
 struct varlena *
@@ -187,20 +191,30 @@ bloom_materialize(BloomFilter *st, BloomPlan *plan_cache, MemoryContext cxt)
 		hashes = (uint64 *) palloc_extended(Max(n, 1) * sizeof(uint64), MCXT_ALLOC_HUGE);
 		for (uint64 i = 0; i < n; i++)
 			hashes[i] = bloom_hashlist_get(st, i);
-		if (n > 4096)
+		if (n <= BLOOM_EXACT_COUNT_MAX)
 		{
-			uint64	   *tmp = (uint64 *) palloc_extended(n * sizeof(uint64), MCXT_ALLOC_HUGE);
-
-			bloom_sort_u64(hashes, tmp, n);
-			pfree(tmp);
+			/* count exactly; sorted hashes also walk the blocks in order */
+			qsort(hashes, n, sizeof(uint64), cmp_u64);
+			n = distinct = bloom_unique_u64(hashes, n);
 		}
 		else
-			qsort(hashes, n, sizeof(uint64), cmp_u64);
-		distinct = bloom_unique_u64(hashes, n);
+		{
+			/*
+			 * Sorting tens of millions of hashes costs more than building
+			 * the filter: estimate the distinct count instead, and size for
+			 * the estimate plus seven standard errors, never more than the
+			 * hashes there are.
+			 */
+			uint8	   *regs = palloc(65536);
+			double		est = bloom_estimate_distinct(hashes, n, regs);
+
+			pfree(regs);
+			distinct = (uint64) Min((double) n, ceil(est * BLOOM_ESTIMATE_MARGIN));
+		}
 
 		v = bloom_new_blocked(Max(distinct, 1), st->fpr, plan_cache, cxt);
 		bloom_decode_or_error(v, &f);
-		bloom_insert_many(&f, hashes, distinct);
+		bloom_insert_many(&f, hashes, n);
 		f.nitems = st->nitems;
 		f.key_class = st->key_class;
 		f.key_type = st->key_type;

@@ -604,45 +604,41 @@ bloom_hashlist_set(BloomFilter *f, uint64_t i, uint64_t h)
 	bloom_put_le64(f->data + 8 * i, h);
 }
 
-/* LSD radix sort of n 64-bit values, 11 bits a pass; tmp holds n values. */
-#define RADIX_BITS	11
-#define RADIX_SIZE	(1 << RADIX_BITS)
-
-void
-bloom_sort_u64(uint64_t *a, uint64_t *tmp, size_t n)
+/*
+ * Distinct values among n 64-bit hashes, estimated with HyperLogLog
+ * (Flajolet, Fusy, Gandouet, Meunier 2007) with 2^16 one-byte registers:
+ * standard error 1.04 / 256 = 0.41%.  Meant for n well above 5 * 2^16, where
+ * the raw estimate needs no bias correction; linear counting is used when
+ * registers stay empty.  regs is 65536 bytes of scratch.
+ */
+double
+bloom_estimate_distinct(const uint64_t *hashes, uint64_t n, uint8_t *regs)
 {
-	const int	passes = (64 + RADIX_BITS - 1) / RADIX_BITS;
-	uint64_t   *src = a,
-			   *dst = tmp;
+	const double m = 65536.0;
+	double		sum = 0.0,
+				raw;
+	uint64_t	zeros = 0;
 
-	for (int p = 0; p < passes; p++)
+	memset(regs, 0, 65536);
+	for (uint64_t i = 0; i < n; i++)
 	{
-		int			shift = RADIX_BITS * p;
-		size_t		count[RADIX_SIZE + 1];
-		bool		trivial = false;
+		uint64_t	h = hashes[i];
+		unsigned	idx = (unsigned) (h >> 48);
+		uint64_t	rest = (h << 16) | (UINT64_C(1) << 15);
+		uint8_t		rank = (uint8_t) (__builtin_clzll(rest) + 1);
 
-		memset(count, 0, sizeof(count));
-		for (size_t i = 0; i < n; i++)
-			count[((src[i] >> shift) & (RADIX_SIZE - 1)) + 1]++;
-		for (int d = 0; d < RADIX_SIZE; d++)
-		{
-			if (count[d + 1] == n)
-				trivial = true;
-			count[d + 1] += count[d];
-		}
-		if (trivial)
-			continue;			/* every value has the same digit */
-		for (size_t i = 0; i < n; i++)
-			dst[count[(src[i] >> shift) & (RADIX_SIZE - 1)]++] = src[i];
-		{
-			uint64_t   *t = src;
-
-			src = dst;
-			dst = t;
-		}
+		if (rank > regs[idx])
+			regs[idx] = rank;
 	}
-	if (src != a)
-		memcpy(a, src, n * sizeof(uint64_t));
+	for (unsigned i = 0; i < 65536; i++)
+	{
+		sum += ldexp(1.0, -regs[i]);
+		zeros += regs[i] == 0;
+	}
+	raw = (0.7213 / (1.0 + 1.079 / m)) * m * m / sum;
+	if (raw <= 2.5 * m && zeros > 0)
+		return m * log(m / (double) zeros);
+	return raw;
 }
 
 /* Removes repeats from a sorted array; returns the new length. */

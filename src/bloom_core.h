@@ -194,8 +194,9 @@ bloom_pending(const BloomFilter *f)
 
 extern uint64_t bloom_hashlist_get(const BloomFilter *f, uint64_t i);
 extern void bloom_hashlist_set(BloomFilter *f, uint64_t i, uint64_t h);
-extern void bloom_sort_u64(uint64_t *a, uint64_t *tmp, size_t n);
 extern size_t bloom_unique_u64(uint64_t *a, size_t n);
+extern double bloom_estimate_distinct(const uint64_t *hashes, uint64_t n,
+									  uint8_t *regs);
 
 /*
  * Little-endian helpers.  On little-endian machines they are plain 8-byte
