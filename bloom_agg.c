@@ -267,7 +267,7 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 	if (f.key_class == BLOOM_KEY_NONE)
 		bloom_set_key_class(state, &f, cache->key.key_class, cache->key.key_type);
 
-	h = bloom_key_hash(&cache->key, PG_GETARG_DATUM(1), f.seed);
+	h = bloom_key_hash_fast(&cache->key, PG_GETARG_DATUM(1), f.seed);
 	if (f.kind == BLOOM_KIND_BUFFERED)
 	{
 		/* collect hashes, insert them in batches that overlap cache misses */

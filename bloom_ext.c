@@ -150,8 +150,8 @@ cmp_u64(const void *a, const void *b)
 }
 
 /* Auto-sizing counts distinct hashes exactly up to this many */
-#define BLOOM_EXACT_COUNT_MAX	(1 << 20)
-/* ... and above it sizes for a HyperLogLog estimate (0.41% standard error) times this */
+#define BLOOM_EXACT_COUNT_MAX	(1 << 16)
+/* ... and above it sizes for an estimate (under 0.41% standard error) times this */
 #define BLOOM_ESTIMATE_MARGIN	1.03
 
 /*
@@ -185,42 +185,56 @@ bloom_materialize(BloomFilter *st, BloomPlan *plan_cache, MemoryContext cxt)
 	else
 	{
 		uint64		n = st->nused;
-		uint64	   *hashes;
 		uint64		distinct;
 
-		hashes = (uint64 *) palloc_extended(Max(n, 1) * sizeof(uint64), MCXT_ALLOC_HUGE);
-		for (uint64 i = 0; i < n; i++)
-			hashes[i] = bloom_hashlist_get(st, i);
 		if (n <= BLOOM_EXACT_COUNT_MAX)
 		{
-			/* count exactly; sorted hashes also walk the blocks in order */
+			/* count exactly */
+			uint64	   *hashes = palloc(Max(n, 1) * sizeof(uint64));
+
+			for (uint64 i = 0; i < n; i++)
+				hashes[i] = bloom_hashlist_get(st, i);
 			qsort(hashes, n, sizeof(uint64), cmp_u64);
-			n = distinct = bloom_unique_u64(hashes, n);
+			distinct = bloom_unique_u64(hashes, n);
+			v = bloom_new_blocked(Max(distinct, 1), st->fpr, plan_cache, cxt);
+			bloom_decode_or_error(v, &f);
+			for (uint64 i = 0; i < distinct; i++)
+				bloom_insert_hash(&f, hashes[i]);
+			pfree(hashes);
 		}
 		else
 		{
 			/*
-			 * Sorting tens of millions of hashes costs more than building
-			 * the filter: estimate the distinct count instead, and size for
-			 * the estimate plus seven standard errors, never more than the
-			 * hashes there are.
+			 * Sorting millions of hashes costs more than building the
+			 * filter: estimate the distinct count instead, and size for the
+			 * estimate plus seven standard errors or more, never more than
+			 * the hashes there are.
 			 */
-			uint8	   *regs = palloc(65536);
-			double		est = bloom_estimate_distinct(hashes, n, regs);
+			uint8	   *scratch = palloc_extended(bloom_estimate_scratch(n), MCXT_ALLOC_HUGE);
+			double		est = bloom_estimate_distinct(st->data, n, scratch);
 
-			pfree(regs);
+			pfree(scratch);
 			distinct = (uint64) Min((double) n, ceil(est * BLOOM_ESTIMATE_MARGIN));
-		}
+			if (distinct <= BLOOM_EXACT_COUNT_MAX)
+			{
+				/* few distinct among many: a set in cache counts them exactly */
+				uint64	   *table = palloc(4 * BLOOM_EXACT_COUNT_MAX * sizeof(uint64));
+				uint64		exact = bloom_count_distinct(st->data, n, table,
+														 4 * BLOOM_EXACT_COUNT_MAX);
 
-		v = bloom_new_blocked(Max(distinct, 1), st->fpr, plan_cache, cxt);
-		bloom_decode_or_error(v, &f);
-		bloom_insert_many(&f, hashes, n);
+				pfree(table);
+				if (exact != UINT64_MAX)
+					distinct = exact;
+			}
+			v = bloom_new_blocked(Max(distinct, 1), st->fpr, plan_cache, cxt);
+			bloom_decode_or_error(v, &f);
+			bloom_insert_many(&f, st->data, n);
+		}
 		f.nitems = st->nitems;
 		f.key_class = st->key_class;
 		f.key_type = st->key_type;
 		f.seed = st->seed;
 		bloom_write_header(BLOOM_DATA(v), &f);
-		pfree(hashes);
 		return v;
 	}
 }
@@ -675,7 +689,7 @@ contains_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 	if (f->key_class == BLOOM_KEY_NONE)
 		PG_RETURN_BOOL(false);	/* nothing was ever added */
 	bloom_check_key(f, &cache->key, false);
-	PG_RETURN_BOOL(bloom_contains_hash(f, bloom_key_hash(&cache->key,
+	PG_RETURN_BOOL(bloom_contains_hash(f, bloom_key_hash_fast(&cache->key,
 														 PG_GETARG_DATUM(1),
 														 f->seed)));
 }
@@ -697,7 +711,7 @@ add_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 	bloom_check_key(&f, &cache->key, true);
 	if (f.key_class == BLOOM_KEY_NONE)
 		bloom_set_key_class(v, &f, cache->key.key_class, cache->key.key_type);
-	bloom_insert_hash(&f, bloom_key_hash(&cache->key, PG_GETARG_DATUM(1), f.seed));
+	bloom_insert_hash(&f, bloom_key_hash_fast(&cache->key, PG_GETARG_DATUM(1), f.seed));
 	if (f.nitems < UINT64_MAX)
 		f.nitems++;
 	bloom_write_header(BLOOM_DATA(v), &f);

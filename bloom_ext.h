@@ -43,7 +43,7 @@ typedef struct BloomKeyInfo
 extern void bloom_keyinfo_init(BloomKeyInfo *ki, BloomKeyEnc enc,
 							   FunctionCallInfo fcinfo, int argno);
 extern uint64 bloom_key_hash(BloomKeyInfo *ki, Datum value, uint64 seed);
-extern void bloom_check_key(BloomFilter *f, const BloomKeyInfo *ki, bool adding);
+extern void bloom_key_mismatch(BloomFilter *f, const BloomKeyInfo *ki, bool adding);
 extern void bloom_check_key_classes(const BloomFilter *a, const BloomFilter *b);
 extern const char *bloom_key_class_name(uint8 key_class, uint32 key_type);
 
@@ -62,6 +62,38 @@ extern void bloom_merge_into(struct varlena *a, BloomFilter *fa,
 							 const BloomFilter *fb, bool intersect);
 extern void bloom_set_key_class(struct varlena *v, BloomFilter *f,
 								uint8 key_class, uint32 key_type);
+
+/*
+ * The hash of a key.  Integer keys, the common case, are hashed inline;
+ * the rest go through bloom_key_hash.
+ */
+static inline uint64
+bloom_key_hash_fast(BloomKeyInfo *ki, Datum value, uint64 seed)
+{
+	switch (ki->enc)
+	{
+		case BKE_INT8:
+			return bloom_hash_int64(seed, DatumGetInt64(value));
+		case BKE_INT4:
+			return bloom_hash_int64(seed, DatumGetInt32(value));
+		case BKE_INT2:
+			return bloom_hash_int64(seed, DatumGetInt16(value));
+		default:
+			return bloom_key_hash(ki, value, seed);
+	}
+}
+
+/*
+ * Checks that a key of ki's class may be added to (adding) or probed in f;
+ * a filter that holds nothing yet takes any class.
+ */
+static inline void
+bloom_check_key(BloomFilter *f, const BloomKeyInfo *ki, bool adding)
+{
+	if (f->key_class != BLOOM_KEY_NONE &&
+		(f->key_class != ki->key_class || f->key_type != ki->key_type))
+		bloom_key_mismatch(f, ki, adding);
+}
 
 #define BLOOM_DATA(v)	((uint8 *) VARDATA(v))
 #define BLOOM_LEN(v)	((size_t) (VARSIZE(v) - VARHDRSZ))

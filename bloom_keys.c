@@ -250,19 +250,12 @@ bloom_key_hash(BloomKeyInfo *ki, Datum value, uint64 seed)
 	return 0;					/* keep compiler quiet */
 }
 
-/*
- * Checks that a key of ki's class may be added to (adding) or probed in f.
- * A filter that holds nothing takes any class; probing it is fine too.
- */
+/* The error bloom_check_key raises: f holds keys of another class */
 void
-bloom_check_key(BloomFilter *f, const BloomKeyInfo *ki, bool adding)
+bloom_key_mismatch(BloomFilter *f, const BloomKeyInfo *ki, bool adding)
 {
 	const char *key_name;
 
-	if (f->key_class == BLOOM_KEY_NONE)
-		return;
-	if (f->key_class == ki->key_class && f->key_type == ki->key_type)
-		return;
 	key_name = ki->key_class == BLOOM_KEY_OTHER ?
 		format_type_be(ki->typid) :
 		bloom_key_class_name(ki->key_class, ki->key_type);

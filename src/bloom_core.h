@@ -166,7 +166,7 @@ extern BloomStatus bloom_compatible(const BloomFilter *a, const BloomFilter *b,
 									const char **what);
 extern void bloom_union_bits(uint8_t *dst, const uint8_t *src, uint64_t nbytes);
 extern void bloom_intersect_bits(uint8_t *dst, const uint8_t *src, uint64_t nbytes);
-extern void bloom_insert_many(BloomFilter *f, const uint64_t *hashes, uint64_t n);
+extern void bloom_insert_many(BloomFilter *f, const uint8_t *hashes_le, uint64_t n);
 extern void bloom_flush_pending(uint8_t *buf, BloomFilter *f);
 extern uint64_t bloom_bits_set(const BloomFilter *f);
 extern double bloom_estimate_items(const BloomFilter *f);
@@ -195,8 +195,11 @@ bloom_pending(const BloomFilter *f)
 extern uint64_t bloom_hashlist_get(const BloomFilter *f, uint64_t i);
 extern void bloom_hashlist_set(BloomFilter *f, uint64_t i, uint64_t h);
 extern size_t bloom_unique_u64(uint64_t *a, size_t n);
-extern double bloom_estimate_distinct(const uint64_t *hashes, uint64_t n,
-									  uint8_t *regs);
+extern uint64_t bloom_count_distinct(const uint8_t *hashes_le, uint64_t n,
+									 uint64_t *table, uint64_t tsize);
+extern size_t bloom_estimate_scratch(uint64_t n);
+extern double bloom_estimate_distinct(const uint8_t *hashes_le, uint64_t n,
+									  uint8_t *scratch);
 
 /*
  * Little-endian helpers.  On little-endian machines they are plain 8-byte
