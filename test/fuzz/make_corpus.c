@@ -109,6 +109,30 @@ main(int argc, char **argv)
 		put("decode", "hashlist-overused", hl, sizeof(hl));
 	}
 
+	/* a buffered filter (a partial fixed-capacity state) with pending hashes */
+	{
+		BloomPlan	plan;
+		uint64_t	nb;
+		size_t		blen;
+		uint8_t    *b;
+		BloomFilter f;
+
+		bloom_plan(0.01, &plan);
+		bloom_plan_size(&plan, 10, &nb);
+		blen = bloom_buffered_size(nb);
+		b = malloc(blen);
+		bloom_init_buffered(b, nb, plan.k, 10, 0.01, 0);
+		bloom_decode(b, blen, &f);
+		for (int i = 0; i < 5; i++)
+			bloom_put_le64(bloom_pending(&f) + 8 * i, bloom_hash_int64(0, i));
+		f.nused = 5;
+		f.nitems = 5;
+		f.key_class = BLOOM_KEY_INTEGER;
+		bloom_write_header(b, &f);
+		put("decode", "buffered", b, blen);
+		free(b);
+	}
+
 	/* setops: two compatible values, two incompatible ones */
 	w = blocked(100, 0.01, 10, &len2);
 	m = malloc(2 + len + len2);
