@@ -68,7 +68,8 @@ plot '$out/fill.dat' using 1:2 with points pt 7 title 'measured (1M absent keys)
      '' using 1:4 with lines dt 2 title 'estimated from the bits (bloom\_info)', \
      0.01 with lines dt 3 title 'target'
 set output 'docs/perf/lookup_ns.png'
-set title 'Core lookup time against filter size (1%, absent keys)'
+set title 'Core lookup time against filter size (1%)'
+set format x '%.0s%cB'
 set xlabel 'filter size (bytes)'
 set ylabel 'ns per lookup'
 unset logscale y
