@@ -1,11 +1,11 @@
 # bloomtype: PGXS build
 EXTENSION = bloomtype
 MODULE_big = bloomtype
-OBJS = bloom_ext.o bloom_keys.o bloom_agg.o src/bloom_core.o
-DATA = bloomtype--1.0.sql
+OBJS = bloom_ext.o bloom_keys.o bloom_agg.o bloom_batch.o src/bloom_core.o
+DATA = bloomtype--1.0.sql bloomtype--1.0--1.1.sql
 PGFILEDESC = "bloomtype - probabilistic filter data types"
 
-REGRESS = bloom_io bloom_funcs bloom_keys bloom_agg bloom_setops bloom_stats bloom_cache bloom_hostile bloom_trusted
+REGRESS = bloom_io bloom_funcs bloom_keys bloom_agg bloom_setops bloom_stats bloom_cache bloom_hostile bloom_batch bloom_upgrade bloom_trusted
 
 PG_CPPFLAGS = -I$(srcdir) -std=gnu99
 SHLIB_LINK = -lm

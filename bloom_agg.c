@@ -260,7 +260,7 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 
 	if (!cache->key_ready)
 	{
-		bloom_keyinfo_init(&cache->key, enc, fcinfo, 1);
+		bloom_keyinfo_init(&cache->key, enc, fcinfo, 1, false);
 		cache->key_ready = true;
 	}
 	bloom_check_key(&f, &cache->key, true);

@@ -260,8 +260,8 @@ get_filter_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f)
 }
 
 /* As get_filter_arg, but always a private copy the caller may modify */
-static struct varlena *
-get_filter_arg_copy(FunctionCallInfo fcinfo, int argno, BloomFilter *f)
+struct varlena *
+bloom_filter_arg_copy(FunctionCallInfo fcinfo, int argno, BloomFilter *f)
 {
 	struct varlena *orig = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno));
 	struct varlena *v = get_filter_arg(fcinfo, argno, f);
@@ -558,22 +558,8 @@ bloom_empty(PG_FUNCTION_ARGS)
 										CurrentMemoryContext));
 }
 
-/* Per-call-site state of bloom_add and bloom_contains, in fn_extra */
-typedef struct BloomCallCache
-{
-	BloomKeyInfo key;
-	bool		key_ready;
-	int			arg_stable;		/* -1 not yet known, else bool */
-	bool		have;			/* a filter is cached (in fn_mcxt) */
-	Oid			toastrelid;		/* identity of a cached TOASTed filter */
-	Oid			valueid;
-	void	   *value;			/* the memory of the cached copy */
-	BloomFilter filter;
-	BloomFilter scratch;		/* decoded per call when nothing is cached */
-} BloomCallCache;
-
-static BloomCallCache *
-get_call_cache(FunctionCallInfo fcinfo, BloomKeyEnc enc)
+BloomCallCache *
+bloom_call_cache(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool elements)
 {
 	BloomCallCache *cache = fcinfo->flinfo->fn_extra;
 
@@ -586,7 +572,7 @@ get_call_cache(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 	}
 	if (!cache->key_ready)
 	{
-		bloom_keyinfo_init(&cache->key, enc, fcinfo, 1);
+		bloom_keyinfo_init(&cache->key, enc, fcinfo, 1, elements);
 		cache->key_ready = true;
 	}
 	return cache;
@@ -650,8 +636,8 @@ arg_is_const(FunctionCallInfo fcinfo, int argno)
  * header only.  The cache holds its own copy, never a pointer into memory
  * it does not own.
  */
-static BloomFilter *
-get_probe_filter(FunctionCallInfo fcinfo, BloomCallCache *cache)
+BloomFilter *
+bloom_probe_filter(FunctionCallInfo fcinfo, BloomCallCache *cache)
 {
 	struct varlena *raw = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0));
 	bool		ondisk = VARATT_IS_EXTERNAL_ONDISK(raw);
@@ -705,8 +691,8 @@ get_probe_filter(FunctionCallInfo fcinfo, BloomCallCache *cache)
 static Datum
 contains_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 {
-	BloomCallCache *cache = get_call_cache(fcinfo, enc);
-	BloomFilter *f = get_probe_filter(fcinfo, cache);
+	BloomCallCache *cache = bloom_call_cache(fcinfo, enc, false);
+	BloomFilter *f = bloom_probe_filter(fcinfo, cache);
 
 	if (f->key_class == BLOOM_KEY_NONE)
 		PG_RETURN_BOOL(false);	/* nothing was ever added */
@@ -728,8 +714,8 @@ add_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 	if (PG_ARGISNULL(1))
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));	/* adding NULL adds nothing */
 
-	cache = get_call_cache(fcinfo, enc);
-	v = get_filter_arg_copy(fcinfo, 0, &f);
+	cache = bloom_call_cache(fcinfo, enc, false);
+	v = bloom_filter_arg_copy(fcinfo, 0, &f);
 	bloom_check_key(&f, &cache->key, true);
 	if (f.key_class == BLOOM_KEY_NONE)
 		bloom_set_key_class(v, &f, cache->key.key_class, cache->key.key_type);
@@ -842,7 +828,7 @@ merge_common(FunctionCallInfo fcinfo, bool intersect)
 	if (bloom_is_empty_hashlist(&fb))
 		PG_RETURN_DATUM(PG_GETARG_DATUM(intersect ? 1 : 0));
 
-	a = get_filter_arg_copy(fcinfo, 0, &fa);
+	a = bloom_filter_arg_copy(fcinfo, 0, &fa);
 	get_filter_arg(fcinfo, 1, &fb);
 	bloom_merge_into(a, &fa, &fb, intersect);
 	PG_RETURN_POINTER(a);

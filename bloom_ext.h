@@ -39,9 +39,23 @@ typedef struct BloomKeyInfo
 	FmgrInfo	sendfn;			/* class "other" only */
 } BloomKeyInfo;
 
+/* Per-call-site state of bloom_add, bloom_contains and their batch forms, in fn_extra */
+typedef struct BloomCallCache
+{
+	BloomKeyInfo key;
+	bool		key_ready;
+	int			arg_stable;		/* -1 not yet known, else bool */
+	bool		have;			/* a filter is cached (in fn_mcxt) */
+	Oid			toastrelid;		/* identity of a cached TOASTed filter */
+	Oid			valueid;
+	void	   *value;			/* the memory of the cached copy */
+	BloomFilter filter;
+	BloomFilter scratch;		/* decoded per call when nothing is cached */
+} BloomCallCache;
+
 /* bloom_keys.c */
 extern void bloom_keyinfo_init(BloomKeyInfo *ki, BloomKeyEnc enc,
-							   FunctionCallInfo fcinfo, int argno);
+							   FunctionCallInfo fcinfo, int argno, bool elements);
 extern uint64 bloom_key_hash(BloomKeyInfo *ki, Datum value, uint64 seed);
 extern void bloom_key_mismatch(BloomFilter *f, const BloomKeyInfo *ki, bool adding);
 extern void bloom_check_key_classes(const BloomFilter *a, const BloomFilter *b);
@@ -60,6 +74,11 @@ extern struct varlena *bloom_materialize(BloomFilter *hl, BloomPlan *plan_cache,
 extern void bloom_check_compatible(const BloomFilter *a, const BloomFilter *b);
 extern void bloom_merge_into(struct varlena *a, BloomFilter *fa,
 							 const BloomFilter *fb, bool intersect);
+extern BloomCallCache *bloom_call_cache(FunctionCallInfo fcinfo, BloomKeyEnc enc,
+										bool elements);
+extern BloomFilter *bloom_probe_filter(FunctionCallInfo fcinfo, BloomCallCache *cache);
+extern struct varlena *bloom_filter_arg_copy(FunctionCallInfo fcinfo, int argno,
+											 BloomFilter *f);
 extern void bloom_set_key_class(struct varlena *v, BloomFilter *f,
 								uint8 key_class, uint32 key_type);
 

@@ -94,7 +94,7 @@ key_class_cast(uint8 key_class, uint32 key_type)
 
 void
 bloom_keyinfo_init(BloomKeyInfo *ki, BloomKeyEnc enc, FunctionCallInfo fcinfo,
-				   int argno)
+				   int argno, bool elements)
 {
 	Oid			typid = InvalidOid;
 
@@ -102,6 +102,8 @@ bloom_keyinfo_init(BloomKeyInfo *ki, BloomKeyEnc enc, FunctionCallInfo fcinfo,
 	if (enc == BKE_UNKNOWN)
 	{
 		typid = get_fn_expr_argtype(fcinfo->flinfo, argno);
+		if (elements && OidIsValid(typid))
+			typid = get_element_type(getBaseType(typid));
 		if (!OidIsValid(typid))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

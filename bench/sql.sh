@@ -51,6 +51,7 @@ done
 
 run_case probe_floor "$serial" "SELECT count(*) FROM probes WHERE id % 7 = 3"
 run_case probe_bloom "$serial" "SELECT count(*) FROM probes WHERE bloom_contains((SELECT f FROM filters WHERE name = 'users'), id)"
+run_case probe_batch "$serial" "SELECT count(*) FROM unnest(bloom_contains_each((SELECT f FROM filters WHERE name = 'users'), (SELECT array_agg(id) FROM probes))) AS x WHERE x"
 btree="$serial SET enable_hashjoin = off; SET enable_mergejoin = off; SET enable_material = off;"
 hash="$serial SET enable_nestloop = off; SET enable_mergejoin = off; SET work_mem = '4GB'; SET hash_mem_multiplier = 1;"
 exists="SELECT count(*) FROM probes p WHERE EXISTS (SELECT 1 FROM users u WHERE u.user_id = p.id)"

@@ -1,0 +1,197 @@
+/*-------------------------------------------------------------------------
+ *
+ * bloom_batch.c
+ *		Batch forms of add and contains, over the elements of an array:
+ *		bloom_add_all, bloom_contains_each, bloom_contains_all and
+ *		bloom_contains_any (RedisBloom's BF.INSERT and BF.MEXISTS).
+ *
+ * All the keys of a batch are hashed first; then the block of the key some
+ * steps ahead is prefetched while the current one is tested, so that the
+ * cache misses of a batch overlap, which a row at a time cannot do.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "bloom_ext.h"
+
+#include "catalog/pg_type.h"
+#include "utils/array.h"
+#include "utils/lsyscache.h"
+
+#define BATCH_PREFETCH_AHEAD	16
+
+typedef struct BatchKeys
+{
+	int			n;				/* elements */
+	uint64	   *hashes;			/* hash per element (NULL: undefined) */
+	bool	   *nulls;
+	ArrayType  *array;
+} BatchKeys;
+
+/* Hashes the elements of array argument 1 with the filter's seed */
+static void
+hash_elements(FunctionCallInfo fcinfo, BloomCallCache *cache, uint64 seed,
+			  BatchKeys *keys)
+{
+	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(1);
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+	Datum	   *elems;
+
+	get_typlenbyvalalign(ARR_ELEMTYPE(arr), &typlen, &typbyval, &typalign);
+	deconstruct_array(arr, ARR_ELEMTYPE(arr), typlen, typbyval, typalign,
+					  &elems, &keys->nulls, &keys->n);
+	keys->hashes = palloc(Max(keys->n, 1) * sizeof(uint64));
+	for (int i = 0; i < keys->n; i++)
+		keys->hashes[i] = keys->nulls[i] ? 0 :
+			bloom_key_hash_fast(&cache->key, elems[i], seed);
+	keys->array = arr;
+	pfree(elems);
+}
+
+static inline void
+prefetch_block(const BloomFilter *f, uint64 h)
+{
+	__builtin_prefetch(f->data + bloom_mulhi64(h, f->nslots) * BLOOM_BLOCK_BYTES);
+}
+
+/* Answers for every element: found[i], or NULL where the element is */
+static void
+probe_all(const BloomFilter *f, const BatchKeys *keys, bool *found)
+{
+	for (int i = 0; i < keys->n; i++)
+	{
+		if (i + BATCH_PREFETCH_AHEAD < keys->n && !keys->nulls[i + BATCH_PREFETCH_AHEAD])
+			prefetch_block(f, keys->hashes[i + BATCH_PREFETCH_AHEAD]);
+		found[i] = !keys->nulls[i] && f->key_class != BLOOM_KEY_NONE &&
+			bloom_contains_hash(f, keys->hashes[i]);
+	}
+}
+
+/* bloom_add_all(f, keys anyarray): f with every non-NULL element added */
+PG_FUNCTION_INFO_V1(bloom_batch_add_all);
+Datum
+bloom_batch_add_all(PG_FUNCTION_ARGS)
+{
+	BloomCallCache *cache;
+	struct varlena *v;
+	BloomFilter f;
+	BatchKeys	keys;
+	uint8	   *le;
+	int			m = 0;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(1))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));	/* adding NULL adds nothing */
+
+	cache = bloom_call_cache(fcinfo, BKE_UNKNOWN, true);
+	v = bloom_filter_arg_copy(fcinfo, 0, &f);
+	hash_elements(fcinfo, cache, f.seed, &keys);
+	le = palloc(Max(keys.n, 1) * 8);
+	for (int i = 0; i < keys.n; i++)
+		if (!keys.nulls[i])
+			bloom_put_le64(le + 8 * m++, keys.hashes[i]);
+	if (m > 0)
+	{
+		bloom_check_key(&f, &cache->key, true);
+		if (f.key_class == BLOOM_KEY_NONE)
+			bloom_set_key_class(v, &f, cache->key.key_class, cache->key.key_type);
+		bloom_insert_many(&f, le, m);
+		f.nitems = (f.nitems > UINT64_MAX - m) ? UINT64_MAX : f.nitems + m;
+		bloom_write_header(BLOOM_DATA(v), &f);
+	}
+	PG_RETURN_POINTER(v);
+}
+
+/* The filter and the keys' answers, for the three probing forms */
+static bool *
+probe_batch(FunctionCallInfo fcinfo, BatchKeys *keys)
+{
+	BloomCallCache *cache = bloom_call_cache(fcinfo, BKE_UNKNOWN, true);
+	BloomFilter *f = bloom_probe_filter(fcinfo, cache);
+	bool	   *found;
+
+	hash_elements(fcinfo, cache, f->seed, keys);
+	found = palloc(Max(keys->n, 1) * sizeof(bool));
+	for (int i = 0; i < keys->n; i++)
+		if (!keys->nulls[i])
+		{
+			bloom_check_key(f, &cache->key, false);
+			break;
+		}
+	probe_all(f, keys, found);
+	return found;
+}
+
+/*
+ * bloom_contains_each(f, keys anyarray) returns boolean[]: the answer for
+ * each element, NULL for a NULL element; same dimensions as keys.
+ */
+PG_FUNCTION_INFO_V1(bloom_batch_contains_each);
+Datum
+bloom_batch_contains_each(PG_FUNCTION_ARGS)
+{
+	BatchKeys	keys;
+	bool	   *found = probe_batch(fcinfo, &keys);
+	Datum	   *out = palloc(Max(keys.n, 1) * sizeof(Datum));
+	ArrayType  *result;
+
+	for (int i = 0; i < keys.n; i++)
+		out[i] = BoolGetDatum(found[i]);
+	if (keys.n == 0)
+		result = construct_empty_array(BOOLOID);
+	else
+		result = construct_md_array(out, keys.nulls, ARR_NDIM(keys.array),
+									ARR_DIMS(keys.array), ARR_LBOUND(keys.array),
+									BOOLOID, 1, true, TYPALIGN_CHAR);
+	PG_RETURN_ARRAYTYPE_P(result);
+}
+
+/*
+ * bloom_contains_all(f, keys): like key = ALL(array): false if an element
+ * is certainly absent, else NULL if an element is NULL, else true.
+ */
+PG_FUNCTION_INFO_V1(bloom_batch_contains_all);
+Datum
+bloom_batch_contains_all(PG_FUNCTION_ARGS)
+{
+	BatchKeys	keys;
+	bool	   *found = probe_batch(fcinfo, &keys);
+	bool		any_null = false;
+
+	for (int i = 0; i < keys.n; i++)
+	{
+		if (keys.nulls[i])
+			any_null = true;
+		else if (!found[i])
+			PG_RETURN_BOOL(false);
+	}
+	if (any_null)
+		PG_RETURN_NULL();
+	PG_RETURN_BOOL(true);
+}
+
+/*
+ * bloom_contains_any(f, keys): like key = ANY(array): true if an element
+ * may be present, else NULL if an element is NULL, else false.
+ */
+PG_FUNCTION_INFO_V1(bloom_batch_contains_any);
+Datum
+bloom_batch_contains_any(PG_FUNCTION_ARGS)
+{
+	BatchKeys	keys;
+	bool	   *found = probe_batch(fcinfo, &keys);
+	bool		any_null = false;
+
+	for (int i = 0; i < keys.n; i++)
+	{
+		if (keys.nulls[i])
+			any_null = true;
+		else if (found[i])
+			PG_RETURN_BOOL(true);
+	}
+	if (any_null)
+		PG_RETURN_NULL();
+	PG_RETURN_BOOL(false);
+}
