@@ -149,49 +149,41 @@ bloom_batch_contains_each(PG_FUNCTION_ARGS)
 }
 
 /*
- * bloom_contains_all(f, keys): like key = ALL(array): false if an element
- * is certainly absent, else NULL if an element is NULL, else true.
+ * The answer over all elements with the NULL rules of key = ANY(array)
+ * (any) or key = ALL(array) (!any): an element whose answer is "any"
+ * decides; else NULL if an element is NULL; else !any.
  */
+static Datum
+quantified(FunctionCallInfo fcinfo, bool any)
+{
+	BatchKeys	keys;
+	bool	   *found = probe_batch(fcinfo, &keys);
+	bool		any_null = false;
+
+	for (int i = 0; i < keys.n; i++)
+	{
+		if (keys.nulls[i])
+			any_null = true;
+		else if (found[i] == any)
+			PG_RETURN_BOOL(any);
+	}
+	if (any_null)
+		PG_RETURN_NULL();
+	PG_RETURN_BOOL(!any);
+}
+
+/* bloom_contains_all(f, keys): whether every element may be present */
 PG_FUNCTION_INFO_V1(bloom_batch_contains_all);
 Datum
 bloom_batch_contains_all(PG_FUNCTION_ARGS)
 {
-	BatchKeys	keys;
-	bool	   *found = probe_batch(fcinfo, &keys);
-	bool		any_null = false;
-
-	for (int i = 0; i < keys.n; i++)
-	{
-		if (keys.nulls[i])
-			any_null = true;
-		else if (!found[i])
-			PG_RETURN_BOOL(false);
-	}
-	if (any_null)
-		PG_RETURN_NULL();
-	PG_RETURN_BOOL(true);
+	return quantified(fcinfo, false);
 }
 
-/*
- * bloom_contains_any(f, keys): like key = ANY(array): true if an element
- * may be present, else NULL if an element is NULL, else false.
- */
+/* bloom_contains_any(f, keys): whether some element may be present */
 PG_FUNCTION_INFO_V1(bloom_batch_contains_any);
 Datum
 bloom_batch_contains_any(PG_FUNCTION_ARGS)
 {
-	BatchKeys	keys;
-	bool	   *found = probe_batch(fcinfo, &keys);
-	bool		any_null = false;
-
-	for (int i = 0; i < keys.n; i++)
-	{
-		if (keys.nulls[i])
-			any_null = true;
-		else if (found[i])
-			PG_RETURN_BOOL(true);
-	}
-	if (any_null)
-		PG_RETURN_NULL();
-	PG_RETURN_BOOL(false);
+	return quantified(fcinfo, true);
 }

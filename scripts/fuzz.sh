@@ -4,6 +4,8 @@
 #   scripts/fuzz.sh replay            replay the seed corpus once (the test command does this)
 #   scripts/fuzz.sh run SECONDS [H]   fuzz each harness (or only H) for SECONDS
 #   scripts/fuzz.sh runs N [H]        fuzz each harness (or only H) for N executions
+#   scripts/fuzz.sh coverage          line coverage of src/bloom_core.c by the corpus
+#                                     (repo seeds and fuzz-work), with llvm-cov
 # New inputs go to fuzz-work/<harness>; the repo's corpus stays as it is.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +22,23 @@ for h in "${HARNESSES[@]}"; do
 done
 
 mode=${1:-replay}
+if [ "$mode" = coverage ]; then
+    cov=fuzz-work/cov
+    mkdir -p "$cov"
+    rm -f "$cov"/*.profraw
+    for h in "${HARNESSES[@]}"; do
+        clang -g -O0 -fsanitize=fuzzer -fprofile-instr-generate -fcoverage-mapping -Isrc \
+            -o "$cov/fuzz_$h" "test/fuzz/fuzz_$h.c" src/bloom_core.c -lm
+        dirs=("test/fuzz/corpus/$h")
+        [ -d "fuzz-work/$h" ] && dirs+=("fuzz-work/$h")
+        LLVM_PROFILE_FILE="$cov/$h.profraw" "$cov/fuzz_$h" -runs=0 "${dirs[@]}" >/dev/null 2>&1
+    done
+    llvm-profdata merge -sparse "$cov"/*.profraw -o "$cov/all.profdata"
+    objs=()
+    for h in "${HARNESSES[@]}"; do objs+=(-object "$cov/fuzz_$h"); done
+    llvm-cov report "${objs[@]:1}" -instr-profile="$cov/all.profdata" src/bloom_core.c src/bloom_core.h
+    exit 0
+fi
 only=${3:-}
 status=0
 for h in "${HARNESSES[@]}"; do

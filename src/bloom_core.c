@@ -307,13 +307,9 @@ void
 bloom_init_buffered(uint8_t *buf, uint64_t nblocks, int k, uint64_t capacity,
 					double fpr, uint64_t seed)
 {
-	BloomFilter f;
-
-	init_common(&f, buf, BLOOM_KIND_BUFFERED, nblocks, capacity, fpr, seed);
-	f.k = (uint8_t) k;
-	f.block_log2 = BLOOM_BLOCK_LOG2;
-	bloom_write_header(buf, &f);
-	memset(buf + BLOOM_HEADER_SIZE, 0, bloom_buffered_size(nblocks) - BLOOM_HEADER_SIZE);
+	bloom_init_blocked(buf, nblocks, k, capacity, fpr, seed);
+	buf[5] = BLOOM_KIND_BUFFERED;
+	memset(buf + bloom_blocked_size(nblocks), 0, BLOOM_PENDING_SLOTS * 8);
 }
 
 /* Writes an empty hash list into buf (bloom_hashlist_size bytes). */
