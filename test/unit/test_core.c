@@ -135,6 +135,46 @@ test_plan_matches_exhaustive(void **state)
 	}
 }
 
+/*
+ * Geometry is part of the value contract: filters made from the same
+ * capacity and rate must union, also across versions and machines.  These
+ * pinned results fail when sizing changes; such a change needs a new
+ * format version, not an edit here.
+ */
+static void
+test_sizing_golden(void **state)
+{
+	struct
+	{
+		uint64_t	capacity;
+		double		fpr;
+		int			k;
+		uint64_t	nblocks;
+	}			g[] = {
+		{1ULL, 0.01, 6, 1ULL},
+		{1000ULL, 0.01, 6, 20ULL},
+		{1000000ULL, 0.01, 6, 19528ULL},
+		{1000000ULL, 0.001, 9, 30686ULL},
+		{12345ULL, 0.05, 4, 154ULL},
+		{100ULL, 1e-06, 16, 8ULL},
+		{10ULL, 0.5, 1, 1ULL},
+		{50000000ULL, 0.01, 6, 976378ULL},
+		{777ULL, 1e-12, 27, 255ULL},
+	};
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(g) / sizeof(g[0]); i++)
+	{
+		BloomPlan	plan;
+		uint64_t	nb;
+
+		assert_int_equal(bloom_plan(g[i].fpr, &plan), BLOOM_OK);
+		assert_int_equal(bloom_plan_size(&plan, g[i].capacity, &nb), BLOOM_OK);
+		assert_int_equal(plan.k, g[i].k);
+		assert_int_equal(nb, g[i].nblocks);
+	}
+}
+
 static void
 test_max_capacity(void **state)
 {
@@ -492,6 +532,7 @@ main(void)
 		cmocka_unit_test(test_model_monotone),
 		cmocka_unit_test(test_plan_rejects_bad_rates),
 		cmocka_unit_test(test_plan_matches_exhaustive),
+		cmocka_unit_test(test_sizing_golden),
 		cmocka_unit_test(test_max_capacity),
 		cmocka_unit_test(test_layout_one_block),
 		cmocka_unit_test(test_fpr_at_capacity),
