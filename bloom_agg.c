@@ -344,7 +344,7 @@ bloom_agg_combine(PG_FUNCTION_ARGS)
 	if (bloom_has_bits(&f1))
 	{
 		bloom_merge_into(s1, &f1, &f2, false);
-		if (f2.kind == BLOOM_KIND_BUFFERED)
+		if (f2.kind == BLOOM_KIND_BUFFERED && f1.kind == BLOOM_KIND_BUFFERED)
 		{
 			for (uint64 i = 0; i < f2.nused; i++)
 			{
@@ -355,6 +355,8 @@ bloom_agg_combine(PG_FUNCTION_ARGS)
 			}
 			bloom_put_le64(BLOOM_DATA(s1) + 56, f1.nused);
 		}
+		else if (f2.kind == BLOOM_KIND_BUFFERED)
+			bloom_insert_many(&f1, bloom_pending(&f2), f2.nused);	/* no pending area */
 		PG_RETURN_POINTER(s1);
 	}
 

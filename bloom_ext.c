@@ -80,6 +80,8 @@ new_filter(uint64 capacity, double fpr, BloomPlan *plan_cache,
 	bloom_get_plan(fpr, plan);
 	if (bloom_plan_size(plan, capacity, &nblocks) != BLOOM_OK)
 		capacity_error(capacity, fpr, plan);
+	if (nblocks > BLOOM_MAX_BUFFERED_BLOCKS)
+		buffered = false;		/* the largest filters are built unbuffered */
 	size = buffered ? bloom_buffered_size(nblocks) : bloom_blocked_size(nblocks);
 	v = (struct varlena *) MemoryContextAllocHuge(cxt, VARHDRSZ + size);
 	SET_VARSIZE(v, VARHDRSZ + size);
@@ -224,12 +226,23 @@ bloom_materialize(BloomFilter *st, BloomPlan *plan_cache, MemoryContext cxt)
 														 4 * BLOOM_EXACT_COUNT_MAX);
 
 				pfree(table);
-				if (exact != UINT64_MAX)
-					distinct = exact;
+				/* a failed count disproves the estimate: take the bound */
+				distinct = exact != UINT64_MAX ? exact : n;
 			}
 			v = bloom_new_blocked(Max(distinct, 1), st->fpr, plan_cache, cxt);
 			bloom_decode_or_error(v, &f);
 			bloom_insert_many(&f, st->data, n);
+			if (bloom_estimate_items(&f) > 1.2 * Max(distinct, 1) + 100 && distinct < n)
+			{
+				/*
+				 * The bits hold more keys than the estimate said, which hash
+				 * values from outside can arrange: size for every hash.
+				 */
+				pfree(v);
+				v = bloom_new_blocked(n, st->fpr, plan_cache, cxt);
+				bloom_decode_or_error(v, &f);
+				bloom_insert_many(&f, st->data, n);
+			}
 		}
 		f.nitems = st->nitems;
 		f.key_class = st->key_class;
@@ -287,6 +300,22 @@ canonical(struct varlena *v)
 	size_t		size;
 
 	bloom_decode_or_error(v, &f);
+	if (f.kind == BLOOM_KIND_BUFFERED)
+	{
+		/* unused pending slots are not part of the value: write zeros */
+		uint8	   *p = bloom_pending(&f) + 8 * f.nused;
+		size_t		rest = 8 * (BLOOM_PENDING_SLOTS - f.nused);
+
+		for (size_t i = 0; i < rest; i++)
+			if (p[i] != 0)
+			{
+				c = (struct varlena *) palloc(VARSIZE(v));
+				memcpy(c, v, VARSIZE(v));
+				memset((uint8 *) c + (p - (uint8 *) v), 0, rest);
+				return c;
+			}
+		return v;
+	}
 	if (f.kind != BLOOM_KIND_HASHLIST || f.nused == f.nslots)
 		return v;
 	size = bloom_hashlist_size(f.nused);

@@ -142,7 +142,38 @@ SELECT count(*) AS stored FROM sink;
 -- the backend is alive and well
 SELECT bloom_contains(bloom_add(bloom_empty(10), 7), 7) AS alive;
 
+-- Hostile but valid aggregate states.  A combine function fed a filter and
+-- then a buffered state (possible with a hand-made aggregate) sets the
+-- pending hashes in the bits rather than writing past the filter.
+CREATE AGGREGATE hostile_combine(bloomfilter) (SFUNC = bloom_agg_combine, STYPE = bloomfilter);
+SELECT bloom_contains(c, 1) AS has_1, bloom_contains(c, 3) AS has_3, bloom_contains(c, 4) AS has_4,
+       (bloom_info(c)).items
+  FROM (SELECT hostile_combine(f ORDER BY o) AS c
+          FROM (VALUES (1, bloom_empty(1, 0.01)), (2, (SELECT p FROM base)::bloomfilter)) v(o, f)) s;
+-- Hash lists whose hashes were chosen to fool the distinct count: 70,000
+-- small values (the estimate sees one key) and 70,000 values sharing their
+-- low 18 bits (the exact count's probes collide).  Both are sized for all
+-- 70,000 hashes, quickly.
+CREATE FUNCTION le_small(i bigint) RETURNS bytea LANGUAGE sql AS $$
+  SELECT decode(lpad(to_hex(i & 255), 2, '0') || lpad(to_hex((i >> 8) & 255), 2, '0') ||
+                lpad(to_hex((i >> 16) & 255), 2, '0') || lpad(to_hex((i >> 24) & 255), 2, '0') ||
+                lpad(to_hex((i >> 32) & 255), 2, '0') || '000000', 'hex')
+$$;
+CREATE TEMP TABLE crafted AS
+  SELECT 'small values' AS how,
+         put(put(put(substr(s, 1, 64), 40, le64(70000)), 48, le64(70000)), 56, le64(70000))
+           || (SELECT string_agg(le_small(i), ''::bytea ORDER BY i) FROM generate_series(1, 70000) i) AS v
+    FROM base
+  UNION ALL
+  SELECT 'shared low bits',
+         put(put(put(substr(s, 1, 64), 40, le64(70000)), 48, le64(70000)), 56, le64(70000))
+           || (SELECT string_agg(le_small(i << 18), ''::bytea ORDER BY i) FROM generate_series(1, 70000) i)
+    FROM base;
+SELECT how, length(v), capacity, items FROM crafted, bloom_info(v::bloomfilter) ORDER BY how;
+
 DROP TABLE hostile, sink, outcome;
 DROP FUNCTION le64(numeric), put(bytea, int, bytea), le_double(float8);
+DROP FUNCTION le_small(bigint);
+DROP AGGREGATE hostile_combine(bloomfilter);
 DROP AGGREGATE hostile_partial(bigint);
 DROP AGGREGATE hostile_partial(bigint, bigint, float8);

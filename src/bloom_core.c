@@ -385,6 +385,8 @@ bloom_decode(const uint8_t *buf, size_t len, BloomFilter *f)
 			return BLOOM_E_GEOMETRY;
 		if (f->kind == BLOOM_KIND_BLOCKED && f->nused != 0)
 			return BLOOM_E_FLAGS;
+		if (f->kind == BLOOM_KIND_BUFFERED && f->nslots > BLOOM_MAX_BUFFERED_BLOCKS)
+			return BLOOM_E_GEOMETRY;
 		if (f->kind == BLOOM_KIND_BUFFERED &&
 			(f->nused > BLOOM_PENDING_SLOTS || f->nitems < f->nused))
 			return BLOOM_E_COUNT;
@@ -643,6 +645,8 @@ bloom_estimate_distinct(const uint8_t *hashes_le, uint64_t n, uint8_t *scratch)
 	{
 		const double m = 65536.0;
 		double		sum = 0.0;
+		uint64_t	zeros = 0;
+		double		raw;
 
 		memset(scratch, 0, 65536);
 		for (uint64_t i = 0; i < n; i++)
@@ -656,16 +660,27 @@ bloom_estimate_distinct(const uint8_t *hashes_le, uint64_t n, uint8_t *scratch)
 				scratch[idx] = rank;
 		}
 		for (unsigned i = 0; i < 65536; i++)
+		{
 			sum += ldexp(1.0, -scratch[i]);
-		return (0.7213 / (1.0 + 1.079 / m)) * m * m / sum;
+			zeros += scratch[i] == 0;
+		}
+		raw = (0.7213 / (1.0 + 1.079 / m)) * m * m / sum;
+		/* few distinct values: linear counting on the empty registers */
+		if (raw <= 2.5 * m && zeros > 0)
+			return m * log(m / (double) zeros);
+		return raw;
 	}
 }
 
 /*
  * Distinct values among n hashes (little-endian), counted exactly with an
  * open-addressing set of tsize slots (a power of two); returns UINT64_MAX
- * if there are more than tsize / 2.  Cheap when the set stays in cache.
+ * if there are more than tsize / 2, or if a probe runs longer than it
+ * would for hash values (hashes from outside may be crafted to collide:
+ * the bound keeps the work linear).  Cheap when the set stays in cache.
  */
+#define COUNT_MAX_PROBE		64
+
 uint64_t
 bloom_count_distinct(const uint8_t *hashes_le, uint64_t n, uint64_t *table,
 					 uint64_t tsize)
@@ -685,9 +700,14 @@ bloom_count_distinct(const uint8_t *hashes_le, uint64_t n, uint64_t *table,
 			zero = true;
 			continue;
 		}
-		for (slot = h & (tsize - 1); table[slot] != 0 && table[slot] != h;
-			 slot = (slot + 1) & (tsize - 1))
-			;
+		{
+			int			steps = 0;
+
+			for (slot = h & (tsize - 1); table[slot] != 0 && table[slot] != h;
+				 slot = (slot + 1) & (tsize - 1))
+				if (++steps > COUNT_MAX_PROBE)
+					return UINT64_MAX;
+		}
 		if (table[slot] == 0)
 		{
 			table[slot] = h;

@@ -72,7 +72,9 @@
  * that, less room for the "\x" prefix and COPY's escaping.
  */
 #define BLOOM_MAX_BYTES			((uint64_t) 0x1FFFFC00)
-#define BLOOM_MAX_BLOCKS		((BLOOM_MAX_BYTES - BLOOM_HEADER_SIZE - BLOOM_PENDING_SLOTS * 8) / BLOOM_BLOCK_BYTES)
+#define BLOOM_MAX_BLOCKS		((BLOOM_MAX_BYTES - BLOOM_HEADER_SIZE) / BLOOM_BLOCK_BYTES)
+/* a buffered aggregate state must fit too: larger filters go unbuffered */
+#define BLOOM_MAX_BUFFERED_BLOCKS	((BLOOM_MAX_BYTES - BLOOM_HEADER_SIZE - BLOOM_PENDING_SLOTS * 8) / BLOOM_BLOCK_BYTES)
 #define BLOOM_MAX_SLOTS			((BLOOM_MAX_BYTES - BLOOM_HEADER_SIZE) / 8)
 
 #define BLOOM_MIN_FPR			1e-12

@@ -14,7 +14,7 @@ $node->start;
 $node->safe_psql('postgres', 'CREATE DATABASE src');
 $node->safe_psql('src', 'CREATE EXTENSION bloomtype');
 
-my $max = 429575730;    # the largest capacity at 1% (bloom_empty's hint says so)
+my $max = 429577369;    # the largest capacity at 1% (bloom_empty's hint says so)
 my ($ret, $out, $err) = $node->psql('src', "SELECT bloom_empty($max + 1, 0.01)");
 isnt($ret, 0, 'one step larger fails');
 like($err, qr/largest capacity that fits at this rate is $max/, 'and names the largest capacity');
@@ -26,7 +26,7 @@ $node->safe_psql('src', qq{
 is( $node->safe_psql('src', q{
 	SELECT bytes, bytes <= 512 * 1024 * 1024, bloom_contains(f, 42), bloom_contains(f, 43)
 	  FROM big, bloom_info(f)}),
-	(64 + 4 + 64 * 8388559) . '|t|t|f',
+	(64 + 4 + 64 * 8388591) . '|t|t|f',
 	'the largest filter is stored and answers');
 
 my $dir = PostgreSQL::Test::Utils::tempdir();
