@@ -94,15 +94,6 @@ new_hashlist(uint64 nslots, double fpr)
 	return v;
 }
 
-static int
-cmp_u64(const void *a, const void *b)
-{
-	uint64		x = *(const uint64 *) a,
-				y = *(const uint64 *) b;
-
-	return x < y ? -1 : (x > y ? 1 : 0);
-}
-
 static void
 too_many_keys(uint64 distinct, uint64 limit, bool by_rate, double fpr)
 {
@@ -160,7 +151,7 @@ hashlist_append(struct varlena *state, BloomFilter *f, const uint8 *src,
 			h[i] = bloom_hashlist_get(f, i);
 		for (uint64 i = 0; i < n; i++)
 			h[f->nused + i] = bloom_get_le64(src + 8 * i);
-		qsort(h, total, sizeof(uint64), cmp_u64);
+		qsort(h, total, sizeof(uint64), bloom_cmp_u64);
 		total = bloom_unique_u64(h, total);
 		if (total > limit)
 			too_many_keys(total, limit, limit < BLOOM_MAX_SLOTS / 4 * 3, f->fpr);

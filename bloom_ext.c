@@ -143,8 +143,9 @@ bloom_set_key_class(struct varlena *v, BloomFilter *f, uint8 key_class,
 	p[11] = (uint8) (key_type >> 24);
 }
 
-static int
-cmp_u64(const void *a, const void *b)
+/* qsort comparator for uint64 */
+int
+bloom_cmp_u64(const void *a, const void *b)
 {
 	uint64		x = *(const uint64 *) a,
 				y = *(const uint64 *) b;
@@ -197,7 +198,7 @@ bloom_materialize(BloomFilter *st, BloomPlan *plan_cache, MemoryContext cxt)
 
 			for (uint64 i = 0; i < n; i++)
 				hashes[i] = bloom_hashlist_get(st, i);
-			qsort(hashes, n, sizeof(uint64), cmp_u64);
+			qsort(hashes, n, sizeof(uint64), bloom_cmp_u64);
 			distinct = bloom_unique_u64(hashes, n);
 			v = bloom_new_blocked(Max(distinct, 1), st->fpr, plan_cache, cxt);
 			bloom_decode_or_error(v, &f);

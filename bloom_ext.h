@@ -67,6 +67,7 @@ extern struct varlena *bloom_new_blocked(uint64 capacity, double fpr,
 extern struct varlena *bloom_new_buffered(uint64 capacity, double fpr,
 										  BloomPlan *plan_cache, MemoryContext cxt);
 extern void bloom_check_params(int64 capacity, double fpr);
+extern int	bloom_cmp_u64(const void *a, const void *b);
 extern void bloom_get_plan(double fpr, BloomPlan *plan_cache);
 extern void bloom_decode_or_error(struct varlena *v, BloomFilter *f);
 extern struct varlena *bloom_materialize(BloomFilter *hl, BloomPlan *plan_cache,
