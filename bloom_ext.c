@@ -847,19 +847,31 @@ bloom_merge_into(struct varlena *a, BloomFilter *fa, const BloomFilter *fb,
 static Datum
 merge_common(FunctionCallInfo fcinfo, bool intersect)
 {
+	struct varlena *orig = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0));
+	struct varlena *a = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	struct varlena *b = PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
 	BloomFilter fa,
 				fb;
-	struct varlena *a;
 
-	bloom_decode_or_error(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)), &fa);
-	bloom_decode_or_error(PG_DETOAST_DATUM(PG_GETARG_DATUM(1)), &fb);
+	bloom_decode_or_error(a, &fa);
+	bloom_decode_or_error(b, &fb);
 	if (bloom_is_empty_hashlist(&fa))
-		PG_RETURN_DATUM(PG_GETARG_DATUM(intersect ? 0 : 1));
+		PG_RETURN_POINTER(intersect ? a : b);
 	if (bloom_is_empty_hashlist(&fb))
-		PG_RETURN_DATUM(PG_GETARG_DATUM(intersect ? 1 : 0));
+		PG_RETURN_POINTER(intersect ? b : a);
 
-	a = bloom_filter_arg_copy(fcinfo, 0, &fa);
-	get_filter_arg(fcinfo, 1, &fb);
+	/* aggregate states as the filters they stand for; a private result */
+	if (fa.kind != BLOOM_KIND_BLOCKED)
+		a = bloom_materialize(&fa, NULL, CurrentMemoryContext);
+	else if (a == orig)
+	{
+		a = (struct varlena *) palloc(VARSIZE(orig));
+		memcpy(a, orig, VARSIZE(orig));
+	}
+	if (fb.kind != BLOOM_KIND_BLOCKED)
+		b = bloom_materialize(&fb, NULL, CurrentMemoryContext);
+	bloom_decode_or_error(a, &fa);
+	bloom_decode_or_error(b, &fb);
 	bloom_merge_into(a, &fa, &fb, intersect);
 	PG_RETURN_POINTER(a);
 }
