@@ -255,9 +255,30 @@ bloom_materialize(BloomFilter *st, BloomPlan *plan_cache, MemoryContext cxt)
 }
 
 /*
- * Fetches argument argno as a detoasted blocked filter: validated, and
- * materialised if it is a hash list.  The result may be the argument's own
- * memory, so callers that modify it must copy it first.
+ * A detoasted value v, decoded into f, as the blocked filter it stands for:
+ * aggregate states are materialised.  When orig is given (the argument as
+ * passed), the result is a private copy the caller may modify, never orig.
+ */
+static struct varlena *
+as_blocked(struct varlena *v, BloomFilter *f, struct varlena *orig)
+{
+	if (f->kind != BLOOM_KIND_BLOCKED)
+		v = bloom_materialize(f, NULL, CurrentMemoryContext);
+	else if (v == orig)
+	{
+		v = (struct varlena *) palloc(VARSIZE(orig));
+		memcpy(v, orig, VARSIZE(orig));
+	}
+	else
+		return v;
+	bloom_decode_or_error(v, f);
+	return v;
+}
+
+/*
+ * Fetches argument argno as a detoasted, validated blocked filter.  The
+ * result may be the argument's own memory: callers that modify it use
+ * bloom_filter_arg_copy.
  */
 static struct varlena *
 get_filter_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f)
@@ -265,28 +286,17 @@ get_filter_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f)
 	struct varlena *v = PG_DETOAST_DATUM(PG_GETARG_DATUM(argno));
 
 	bloom_decode_or_error(v, f);
-	if (f->kind != BLOOM_KIND_BLOCKED)
-	{
-		v = bloom_materialize(f, NULL, CurrentMemoryContext);
-		bloom_decode_or_error(v, f);
-	}
-	return v;
+	return as_blocked(v, f, NULL);
 }
 
 /* As get_filter_arg, but always a private copy the caller may modify */
 struct varlena *
 bloom_filter_arg_copy(FunctionCallInfo fcinfo, int argno, BloomFilter *f)
 {
-	struct varlena *orig = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno));
-	struct varlena *v = get_filter_arg(fcinfo, argno, f);
+	struct varlena *v = PG_DETOAST_DATUM(PG_GETARG_DATUM(argno));
 
-	if (v == orig)
-	{
-		v = (struct varlena *) palloc(VARSIZE(orig));
-		memcpy(v, orig, VARSIZE(orig));
-		bloom_decode_or_error(v, f);
-	}
-	return v;
+	bloom_decode_or_error(v, f);
+	return as_blocked(v, f, (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno)));
 }
 
 /*
@@ -690,13 +700,7 @@ bloom_probe_filter(FunctionCallInfo fcinfo, BloomCallCache *cache)
 
 	if (!cache->arg_stable && !ondisk)
 	{
-		v = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
-		bloom_decode_or_error(v, &cache->scratch);
-		if (cache->scratch.kind != BLOOM_KIND_BLOCKED)
-		{
-			v = bloom_materialize(&cache->scratch, NULL, CurrentMemoryContext);
-			bloom_decode_or_error(v, &cache->scratch);
-		}
+		(void) get_filter_arg(fcinfo, 0, &cache->scratch);
 		return &cache->scratch;
 	}
 
@@ -704,13 +708,7 @@ bloom_probe_filter(FunctionCallInfo fcinfo, BloomCallCache *cache)
 	if (cache->have)
 		pfree(cache->value);
 	cache->have = false;
-	v = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
-	bloom_decode_or_error(v, &cache->scratch);
-	if (cache->scratch.kind != BLOOM_KIND_BLOCKED)
-	{
-		v = bloom_materialize(&cache->scratch, NULL, CurrentMemoryContext);
-		bloom_decode_or_error(v, &cache->scratch);
-	}
+	v = get_filter_arg(fcinfo, 0, &cache->scratch);
 	cache->value = aligned_copy(v, &cache->filter, fcinfo->flinfo->fn_mcxt);
 	cache->toastrelid = ext.va_toastrelid;
 	cache->valueid = ext.va_valueid;
@@ -861,17 +859,8 @@ merge_common(FunctionCallInfo fcinfo, bool intersect)
 		PG_RETURN_POINTER(intersect ? b : a);
 
 	/* aggregate states as the filters they stand for; a private result */
-	if (fa.kind != BLOOM_KIND_BLOCKED)
-		a = bloom_materialize(&fa, NULL, CurrentMemoryContext);
-	else if (a == orig)
-	{
-		a = (struct varlena *) palloc(VARSIZE(orig));
-		memcpy(a, orig, VARSIZE(orig));
-	}
-	if (fb.kind != BLOOM_KIND_BLOCKED)
-		b = bloom_materialize(&fb, NULL, CurrentMemoryContext);
-	bloom_decode_or_error(a, &fa);
-	bloom_decode_or_error(b, &fb);
+	a = as_blocked(a, &fa, orig);
+	b = as_blocked(b, &fb, NULL);
 	bloom_merge_into(a, &fa, &fb, intersect);
 	PG_RETURN_POINTER(a);
 }
