@@ -254,9 +254,7 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 		bloom_keyinfo_init(&cache->key, enc, fcinfo, 1, false);
 		cache->key_ready = true;
 	}
-	bloom_check_key(&f, &cache->key, true);
-	if (f.key_class == BLOOM_KEY_NONE)
-		bloom_set_key_class(state, &f, cache->key.key_class, cache->key.key_type);
+	bloom_admit_key(state, &f, &cache->key);
 
 	h = bloom_key_hash_fast(&cache->key, PG_GETARG_DATUM(1), f.seed);
 	if (f.kind == BLOOM_KIND_BUFFERED)

@@ -94,9 +94,7 @@ bloom_batch_add_all(PG_FUNCTION_ARGS)
 			bloom_put_le64(le + 8 * m++, keys.hashes[i]);
 	if (m > 0)
 	{
-		bloom_check_key(&f, &cache->key, true);
-		if (f.key_class == BLOOM_KEY_NONE)
-			bloom_set_key_class(v, &f, cache->key.key_class, cache->key.key_type);
+		bloom_admit_key(v, &f, &cache->key);
 		bloom_insert_many(&f, le, m);
 		f.nitems = (f.nitems > UINT64_MAX - m) ? UINT64_MAX : f.nitems + m;
 		bloom_write_header(BLOOM_DATA(v), &f);

@@ -143,6 +143,18 @@ bloom_set_key_class(struct varlena *v, BloomFilter *f, uint8 key_class,
 	p[11] = (uint8) (key_type >> 24);
 }
 
+/*
+ * Before adding a key of ki's class to the filter v (decoded into f):
+ * refuses another class, and records the class in a filter that holds none.
+ */
+void
+bloom_admit_key(struct varlena *v, BloomFilter *f, const BloomKeyInfo *ki)
+{
+	bloom_check_key(f, ki, true);
+	if (f->key_class == BLOOM_KEY_NONE)
+		bloom_set_key_class(v, f, ki->key_class, ki->key_type);
+}
+
 /* qsort comparator for uint64 */
 int
 bloom_cmp_u64(const void *a, const void *b)
@@ -744,9 +756,7 @@ add_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 
 	cache = bloom_call_cache(fcinfo, enc, false);
 	v = bloom_filter_arg_copy(fcinfo, 0, &f);
-	bloom_check_key(&f, &cache->key, true);
-	if (f.key_class == BLOOM_KEY_NONE)
-		bloom_set_key_class(v, &f, cache->key.key_class, cache->key.key_type);
+	bloom_admit_key(v, &f, &cache->key);
 	bloom_insert_hash(&f, bloom_key_hash_fast(&cache->key, PG_GETARG_DATUM(1), f.seed));
 	if (f.nitems < UINT64_MAX)
 		f.nitems++;

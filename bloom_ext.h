@@ -80,6 +80,8 @@ extern BloomCallCache *bloom_call_cache(FunctionCallInfo fcinfo, BloomKeyEnc enc
 extern BloomFilter *bloom_probe_filter(FunctionCallInfo fcinfo, BloomCallCache *cache);
 extern struct varlena *bloom_filter_arg_copy(FunctionCallInfo fcinfo, int argno,
 											 BloomFilter *f);
+extern void bloom_admit_key(struct varlena *v, BloomFilter *f,
+							const BloomKeyInfo *ki);
 extern void bloom_set_key_class(struct varlena *v, BloomFilter *f,
 								uint8 key_class, uint32 key_type);
 
