@@ -2,10 +2,10 @@
 EXTENSION = bloomtype
 MODULE_big = bloomtype
 OBJS = bloom_ext.o bloom_keys.o bloom_agg.o bloom_batch.o src/bloom_core.o
-DATA = bloomtype--1.0.sql bloomtype--1.0--1.1.sql
+DATA = bloomtype--1.0.sql bloomtype--1.0--1.1.sql bloomtype--1.1--1.2.sql
 PGFILEDESC = "bloomtype - probabilistic filter data types"
 
-REGRESS = bloom_io bloom_funcs bloom_keys bloom_agg bloom_setops bloom_stats bloom_cache bloom_hostile bloom_batch bloom_upgrade bloom_trusted
+REGRESS = bloom_io bloom_funcs bloom_keys bloom_agg bloom_setops bloom_stats bloom_cache bloom_hostile bloom_batch bloom_scalable bloom_upgrade bloom_trusted
 
 PG_CPPFLAGS = -I$(srcdir) -std=gnu99
 SHLIB_LINK = -lm

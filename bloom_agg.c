@@ -197,7 +197,7 @@ param_not_null(FunctionCallInfo fcinfo, int argno, const char *what)
  * bloom_agg(key), bloom_agg(key, fpr), bloom_agg(key, capacity, fpr)
  */
 static Datum
-agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
+agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable)
 {
 	BloomAggCache *cache = get_agg_cache(fcinfo);
 	int			nargs = PG_NARGS();
@@ -228,7 +228,10 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 		 * It is built in the per-call context; the executor copies it into
 		 * the aggregate context.
 		 */
-		if (nargs == 4)
+		if (nargs == 4 && scalable)
+			state = bloom_new_buffered_layer((uint64) capacity, fpr, &cache->plan,
+											 CurrentMemoryContext);
+		else if (nargs == 4)
 			state = bloom_new_buffered((uint64) capacity, fpr, &cache->plan,
 									   CurrentMemoryContext);
 		else
@@ -257,6 +260,14 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 	bloom_admit_key(state, &f, &cache->key);
 
 	h = bloom_key_hash_fast(&cache->key, PG_GETARG_DATUM(1), f.seed);
+	if (f.kind == BLOOM_KIND_SCALABLE || (f.flags & BLOOM_FLAG_NONSCALING))
+	{
+		/*
+		 * A filter given as the initial state of a hand-made aggregate:
+		 * added to by its own rule (it may grow, or refuse).
+		 */
+		PG_RETURN_POINTER(bloom_add_hash(state, &f, h, &cache->plan, CurrentMemoryContext));
+	}
 	if (f.kind == BLOOM_KIND_BUFFERED)
 	{
 		/* collect hashes, insert them in batches that overlap cache misses */
@@ -281,9 +292,16 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 	PG_RETURN_POINTER(state);
 }
 
+/*
+ * Entry points: those of version 1.0 build fixed-capacity states planned
+ * for the target rate; the _scalable ones (1.2) plan them as the first
+ * layer of a scalable filter.  Auto-sized states are the same for both.
+ */
 #define BLOOM_AGG_ENTRY(name, enc) \
 	PG_FUNCTION_INFO_V1(name); \
-	Datum name(PG_FUNCTION_ARGS) { return agg_trans_common(fcinfo, enc); }
+	Datum name(PG_FUNCTION_ARGS) { return agg_trans_common(fcinfo, enc, false); } \
+	PG_FUNCTION_INFO_V1(name##_scalable); \
+	Datum name##_scalable(PG_FUNCTION_ARGS) { return agg_trans_common(fcinfo, enc, true); }
 
 BLOOM_AGG_ENTRY(bloom_agg_trans_any, BKE_UNKNOWN)
 BLOOM_AGG_ENTRY(bloom_agg_trans_int8, BKE_INT8)
@@ -326,13 +344,18 @@ bloom_agg_combine(PG_FUNCTION_ARGS)
 	bloom_decode_or_error(s1, &f1);
 	if (bloom_is_empty_hashlist(&f1))
 		PG_RETURN_POINTER(s2);
+	if (f1.kind == BLOOM_KIND_SCALABLE || f2.kind == BLOOM_KIND_SCALABLE)
+	{
+		/* scalable filters (from a hand-made aggregate) unite, or ERROR */
+		PG_RETURN_POINTER(bloom_merge_into(s1, &f1, &f2, false, CurrentMemoryContext));
+	}
 	if (bloom_has_bits(&f1) != bloom_has_bits(&f2))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("cannot combine an auto-sized bloom_agg state with a fixed-capacity one")));
 	if (bloom_has_bits(&f1))
 	{
-		bloom_merge_into(s1, &f1, &f2, false);
+		s1 = bloom_merge_into(s1, &f1, &f2, false, CurrentMemoryContext);
 		if (f2.kind == BLOOM_KIND_BUFFERED && f1.kind == BLOOM_KIND_BUFFERED)
 		{
 			for (uint64 i = 0; i < f2.nused; i++)
@@ -411,11 +434,12 @@ empty_params(FunctionCallInfo fcinfo, int64 *capacity, double *fpr)
 
 /*
  * The final function leaves the state as it is (window use and shared
- * states rely on that) and returns a new value.
+ * states rely on that) and returns a new value.  Version 1.0's builds a
+ * blocked filter; version 1.2's a scalable one, so that keys added later
+ * make it grow instead of raising its rate.
  */
-PG_FUNCTION_INFO_V1(bloom_agg_final);
-Datum
-bloom_agg_final(PG_FUNCTION_ARGS)
+static Datum
+agg_final_common(FunctionCallInfo fcinfo, bool scalable)
 {
 	BloomAggCache *cache = get_agg_cache(fcinfo);
 	struct varlena *state;
@@ -432,15 +456,34 @@ bloom_agg_final(PG_FUNCTION_ARGS)
 		 * with a filter of any size.
 		 */
 		if (empty_params(fcinfo, &capacity, &fpr) && capacity > 0)
-			PG_RETURN_POINTER(bloom_new_blocked((uint64) capacity, fpr,
+			PG_RETURN_POINTER(scalable ?
+							  bloom_new_scalable((uint64) capacity, fpr,
+												 BLOOM_DEFAULT_EXPANSION,
+												 &cache->plan, CurrentMemoryContext) :
+							  bloom_new_blocked((uint64) capacity, fpr,
 												&cache->plan, CurrentMemoryContext));
 		PG_RETURN_POINTER(new_hashlist(0, fpr));
 	}
 	state = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
 	bloom_decode_or_error(state, &f);
-	if (f.kind == BLOOM_KIND_BLOCKED)
+	if (f.kind == BLOOM_KIND_BLOCKED || f.kind == BLOOM_KIND_SCALABLE)
 		PG_RETURN_POINTER(copy_into(state, CurrentMemoryContext));
-	PG_RETURN_POINTER(bloom_materialize(&f, &cache->plan, CurrentMemoryContext));
+	PG_RETURN_POINTER(bloom_materialize(&f, &cache->plan, CurrentMemoryContext,
+										scalable && f.kind == BLOOM_KIND_HASHLIST));
+}
+
+PG_FUNCTION_INFO_V1(bloom_agg_final);
+Datum
+bloom_agg_final(PG_FUNCTION_ARGS)
+{
+	return agg_final_common(fcinfo, false);
+}
+
+PG_FUNCTION_INFO_V1(bloom_agg_final_scalable);
+Datum
+bloom_agg_final_scalable(PG_FUNCTION_ARGS)
+{
+	return agg_final_common(fcinfo, true);
 }
 
 /*
@@ -467,9 +510,11 @@ bloom_union_trans(PG_FUNCTION_ARGS)
 	bloom_decode_or_error(v, &fv);
 	if (!PG_ARGISNULL(0) && bloom_is_empty_hashlist(&fv))
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));	/* adds nothing */
-	if (fv.kind != BLOOM_KIND_BLOCKED && !bloom_is_empty_hashlist(&fv))
+	if ((fv.kind == BLOOM_KIND_HASHLIST || fv.kind == BLOOM_KIND_BUFFERED) &&
+		!bloom_is_empty_hashlist(&fv))
 	{
-		v = bloom_materialize(&fv, &cache->plan, CurrentMemoryContext);
+		v = bloom_materialize(&fv, &cache->plan, CurrentMemoryContext,
+							  fv.kind == BLOOM_KIND_HASHLIST);
 		bloom_decode_or_error(v, &fv);
 	}
 	/* the executor copies a new state into the aggregate context */
@@ -480,6 +525,5 @@ bloom_union_trans(PG_FUNCTION_ARGS)
 	bloom_decode_or_error(state, &fs);
 	if (bloom_is_empty_hashlist(&fs))
 		PG_RETURN_POINTER(v);
-	bloom_merge_into(state, &fs, &fv, false);
-	PG_RETURN_POINTER(state);
+	PG_RETURN_POINTER(bloom_merge_into(state, &fs, &fv, false, CurrentMemoryContext));
 }

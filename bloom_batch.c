@@ -61,17 +61,24 @@ probe_all(const BloomFilter *f, const BatchKeys *keys, bool *found)
 {
 	for (int i = 0; i < keys->n; i++)
 	{
-		if (i + BATCH_PREFETCH_AHEAD < keys->n && !keys->nulls[i + BATCH_PREFETCH_AHEAD])
+		if (i + BATCH_PREFETCH_AHEAD < keys->n && !keys->nulls[i + BATCH_PREFETCH_AHEAD] &&
+			f->kind == BLOOM_KIND_BLOCKED)
 			prefetch_block(f, keys->hashes[i + BATCH_PREFETCH_AHEAD]);
-		found[i] = !keys->nulls[i] && f->key_class != BLOOM_KEY_NONE &&
-			bloom_contains_hash(f, keys->hashes[i]);
+		if (keys->nulls[i] || f->key_class == BLOOM_KEY_NONE)
+			found[i] = false;
+		else if (f->kind == BLOOM_KIND_SCALABLE)
+			found[i] = bloom_scalable_contains(f, keys->hashes[i]);	/* prefetches its layers */
+		else
+			found[i] = bloom_contains_hash(f, keys->hashes[i]);
 	}
 }
 
-/* bloom_add_all(f, keys anyarray): f with every non-NULL element added */
-PG_FUNCTION_INFO_V1(bloom_batch_add_all);
-Datum
-bloom_batch_add_all(PG_FUNCTION_ARGS)
+/*
+ * bloom_add_all(f, keys anyarray): f with every non-NULL element added.  A
+ * NULL f gives NULL (version 1.1) or, with create, a new filter (1.2).
+ */
+static Datum
+add_all_common(FunctionCallInfo fcinfo, bool create)
 {
 	BloomCallCache *cache;
 	struct varlena *v;
@@ -80,26 +87,61 @@ bloom_batch_add_all(PG_FUNCTION_ARGS)
 	uint8	   *le;
 	int			m = 0;
 
-	if (PG_ARGISNULL(0))
-		PG_RETURN_NULL();
 	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));	/* adding NULL adds nothing */
+	}
+	if (PG_ARGISNULL(0) && !create)
+		PG_RETURN_NULL();
 
 	cache = bloom_call_cache(fcinfo, BKE_UNKNOWN, true);
-	v = bloom_filter_arg_copy(fcinfo, 0, &f);
+	if (PG_ARGISNULL(0))
+		v = bloom_create_default(&f);
+	else
+		v = bloom_filter_arg_copy(fcinfo, 0, &f);
 	hash_elements(fcinfo, cache, f.seed, &keys);
 	le = palloc(Max(keys.n, 1) * 8);
 	for (int i = 0; i < keys.n; i++)
 		if (!keys.nulls[i])
 			bloom_put_le64(le + 8 * m++, keys.hashes[i]);
-	if (m > 0)
+	if (m == 0)
+		PG_RETURN_POINTER(v);
+	bloom_admit_key(v, &f, &cache->key);
+	if (f.kind == BLOOM_KIND_BLOCKED && !(f.flags & BLOOM_FLAG_NONSCALING))
 	{
-		bloom_admit_key(v, &f, &cache->key);
+		/* a 1.0 filter takes every key: insert in prefetched batches */
 		bloom_insert_many(&f, le, m);
 		f.nitems = (f.nitems > UINT64_MAX - m) ? UINT64_MAX : f.nitems + m;
 		bloom_write_header(BLOOM_DATA(v), &f);
+		PG_RETURN_POINTER(v);
+	}
+	/* one by one: each key is tested first, and may make the filter grow */
+	for (int i = 0; i < m; i++)
+	{
+		struct varlena *g = bloom_add_hash(v, &f, bloom_get_le64(le + 8 * i), NULL,
+										   CurrentMemoryContext);
+
+		if (g != v)
+			pfree(v);
+		v = g;
 	}
 	PG_RETURN_POINTER(v);
+}
+
+PG_FUNCTION_INFO_V1(bloom_batch_add_all);
+Datum
+bloom_batch_add_all(PG_FUNCTION_ARGS)
+{
+	return add_all_common(fcinfo, false);
+}
+
+PG_FUNCTION_INFO_V1(bloom_batch_add_all_create);
+Datum
+bloom_batch_add_all_create(PG_FUNCTION_ARGS)
+{
+	return add_all_common(fcinfo, true);
 }
 
 /* The filter and the keys' answers, for the three probing forms */

@@ -111,6 +111,209 @@ bloom_new_buffered(uint64 capacity, double fpr, BloomPlan *plan_cache,
 	return new_filter(capacity, fpr, plan_cache, cxt, true);
 }
 
+static uint64 max_capacity_in(const BloomPlan *plan, uint64 maxblocks);
+
+/*
+ * The state of a fixed-capacity bloom_agg from version 1.2: a buffered
+ * filter planned as the first layer of a scalable filter (the header keeps
+ * the target rate and says so in its flags).
+ */
+struct varlena *
+bloom_new_buffered_layer(uint64 capacity, double fpr, BloomPlan *plan_cache,
+						 MemoryContext cxt)
+{
+	BloomPlan	local = {0};
+	BloomPlan  *plan = plan_cache ? plan_cache : &local;
+	double		p0 = bloom_layer_fpr(fpr, 0);
+	uint64		nblocks;
+	size_t		size;
+	struct varlena *v;
+	BloomFilter f;
+
+	bloom_check_scalable_params((int64) capacity, fpr, BLOOM_DEFAULT_EXPANSION);
+	bloom_get_plan(p0, plan);
+	if (bloom_plan_size(plan, capacity, &nblocks) != BLOOM_OK ||
+		nblocks > BLOOM_MAX_BUFFERED_BLOCKS)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("bloom_agg capacity " UINT64_FORMAT " is too large for false-positive rate %g",
+						capacity, fpr),
+				 errdetail("A filter is at most 512 MB; bloom_agg plans its first layer for rate %g, so that it can grow.", p0),
+				 errhint("The largest capacity at this rate is " UINT64_FORMAT ".",
+						 max_capacity_in(plan, BLOOM_MAX_BUFFERED_BLOCKS))));
+	size = bloom_buffered_size(nblocks);
+	v = (struct varlena *) MemoryContextAllocHuge(cxt, VARHDRSZ + size);
+	SET_VARSIZE(v, VARHDRSZ + size);
+	bloom_init_buffered(BLOOM_DATA(v), nblocks, plan->k, capacity, fpr, 0);
+	bloom_decode_or_error(v, &f);	/* a version 1 value: fine to decode */
+	f.version = BLOOM_FORMAT_VERSION_2;
+	f.flags = BLOOM_FLAG_SCALABLE_STATE;
+	bloom_write_header(BLOOM_DATA(v), &f);
+	return v;
+}
+
+/*
+ * Checks the parameters of a filter made by bloom_empty or create-on-add:
+ * expansion 0 is a fixed filter that refuses adds past its capacity,
+ * 1..BLOOM_MAX_EXPANSION a scalable one.
+ */
+void
+bloom_check_scalable_params(int64 capacity, double fpr, int32 expansion)
+{
+	bloom_check_params(capacity, fpr);
+	if (expansion < 0 || expansion > BLOOM_MAX_EXPANSION)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("bloom filter expansion %d is out of range", expansion),
+				 errhint("Use 0 for a fixed filter that refuses keys past its capacity, or 1 to %d for a filter that grows by layers that many times larger.",
+						 BLOOM_MAX_EXPANSION)));
+	if (expansion > 0 && !bloom_scalable_fpr_valid(fpr))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("false-positive rate %g is too small for a scalable bloom filter", fpr),
+				 errdetail("A scalable filter gives its later layers smaller rates, down to the target divided by 409."),
+				 errhint("Use a rate of at least %g, or expansion => 0 for a fixed filter.",
+						 BLOOM_MIN_SCALABLE_FPR)));
+}
+
+/* The most keys maxblocks blocks planned as plan hold */
+static uint64
+max_capacity_in(const BloomPlan *plan, uint64 maxblocks)
+{
+	uint64		cap = (uint64) floor((double) maxblocks * plan->keys_per_block);
+	uint64		nb;
+
+	while (cap > 0 && (bloom_plan_size(plan, cap, &nb) != BLOOM_OK || nb > maxblocks))
+		cap--;
+	return cap;
+}
+
+/*
+ * A new, empty scalable filter: one layer of capacity keys, planned for
+ * the first layer's share of fpr (see bloom_layer_fpr).  expansion 0 makes
+ * a fixed blocked filter that refuses adds past its capacity.
+ */
+struct varlena *
+bloom_new_scalable(uint64 capacity, double fpr, int32 expansion,
+				   BloomPlan *plan_cache, MemoryContext cxt)
+{
+	BloomPlan	local = {0};
+	BloomPlan  *plan = plan_cache ? plan_cache : &local;
+	double		p0;
+	uint64		nblocks;
+	size_t		size;
+	struct varlena *v;
+
+	bloom_check_scalable_params((int64) capacity, fpr, expansion);
+	if (expansion == 0)
+	{
+		BloomFilter f;
+
+		v = bloom_new_blocked(capacity, fpr, plan, cxt);
+		bloom_decode_or_error(v, &f);
+		f.version = BLOOM_FORMAT_VERSION_2;
+		f.flags = BLOOM_FLAG_NONSCALING;
+		bloom_write_header(BLOOM_DATA(v), &f);
+		return v;
+	}
+	p0 = bloom_layer_fpr(fpr, 0);
+	bloom_get_plan(p0, plan);
+	if (bloom_plan_size(plan, capacity, &nblocks) != BLOOM_OK ||
+		bloom_scalable_size(1, nblocks) > BLOOM_MAX_BYTES)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("bloom filter capacity " UINT64_FORMAT " is too large for a scalable filter at false-positive rate %g",
+						capacity, fpr),
+				 errdetail("A filter is at most 512 MB; the first layer of a scalable filter is planned for rate %g.", p0),
+				 errhint("The largest first layer at this rate holds " UINT64_FORMAT " keys; a smaller one grows as keys come.",
+						 max_capacity_in(plan, (BLOOM_MAX_BYTES - bloom_scalable_size(1, 0)) / BLOOM_BLOCK_BYTES))));
+	size = bloom_scalable_size(1, nblocks);
+	v = (struct varlena *) MemoryContextAllocHuge(cxt, VARHDRSZ + size);
+	SET_VARSIZE(v, VARHDRSZ + size);
+	bloom_init_scalable(BLOOM_DATA(v), capacity, fpr, (unsigned) expansion, 0,
+						nblocks, plan->k);
+	return v;
+}
+
+/*
+ * Adds hash h to the scalable filter v (decoded into f), unless some layer
+ * may hold it already; a full newest layer makes a new one, in a new value
+ * allocated in cxt.  Returns the value (v or its grown copy) with its
+ * header written back; *added says whether h was new.
+ */
+struct varlena *
+bloom_scalable_add(struct varlena *v, BloomFilter *f, uint64 h,
+				   BloomPlan *plan_cache, MemoryContext cxt, bool *added)
+{
+	*added = false;
+	if (bloom_scalable_contains(f, h))
+		return v;
+	if (bloom_scalable_full(f))
+	{
+		BloomPlan	local = {0};
+		BloomPlan  *plan = plan_cache ? plan_cache : &local;
+		uint64		capacity,
+					nblocks;
+		size_t		size;
+		struct varlena *g;
+
+		if (bloom_scalable_next_layer(f, plan, &capacity, &nblocks) != BLOOM_OK)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("scalable bloom filter cannot grow past " UINT64_FORMAT " layers and " UINT64_FORMAT " keys",
+							f->nslots, f->nitems),
+					 errdetail("A filter has at most %d layers and 512 MB.", BLOOM_MAX_LAYERS),
+					 errhint("Make a filter with a larger capacity or expansion, e.g. with bloom_agg over the keys.")));
+		size = bloom_scalable_size(f->nslots + 1, bloom_scalable_blocks(f) + nblocks);
+		g = (struct varlena *) MemoryContextAllocHuge(cxt, VARHDRSZ + size);
+		SET_VARSIZE(g, VARHDRSZ + size);
+		bloom_scalable_append_layer(BLOOM_DATA(g), f, capacity, nblocks, plan->k);
+		bloom_decode_or_error(g, f);
+		v = g;
+	}
+	bloom_scalable_insert(f, h);
+	*added = true;
+	return v;
+}
+
+/*
+ * Adds hash h to the filter v (decoded into f) by the rule of its kind:
+ * a scalable filter grows, a fixed (expansion 0) filter refuses keys past
+ * its capacity, and a filter made by bloom_empty or bloom_agg of version
+ * 1.0 takes every key.  Writes the header back; returns v or a new value.
+ */
+struct varlena *
+bloom_add_hash(struct varlena *v, BloomFilter *f, uint64 h,
+			   BloomPlan *plan_cache, MemoryContext cxt)
+{
+	bool		added;
+
+	if (f->kind == BLOOM_KIND_SCALABLE)
+	{
+		v = bloom_scalable_add(v, f, h, plan_cache, cxt, &added);
+		if (added)
+			bloom_write_header(BLOOM_DATA(v), f);
+		return v;
+	}
+	if (f->flags & BLOOM_FLAG_NONSCALING)
+	{
+		if (bloom_contains_hash(f, h))
+			return v;
+		if (f->nitems >= f->capacity)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("bloom filter is full"),
+					 errdetail("It holds " UINT64_FORMAT " keys, its capacity, and was made with expansion 0, which does not grow.",
+							   f->nitems),
+					 errhint("Make a filter that grows, bloom_empty(capacity, fpr, expansion => 2), or a larger one.")));
+	}
+	bloom_insert_hash(f, h);
+	if (f->nitems < UINT64_MAX)
+		f->nitems++;
+	bloom_write_header(BLOOM_DATA(v), f);
+	return v;
+}
+
 /*
  * Decodes a value that was validated when it entered the database.  A
  * failure here means the stored bytes were damaged.
@@ -176,8 +379,73 @@ bloom_cmp_u64(const void *a, const void *b)
  * holds, at its target rate.  A buffered filter (fixed capacity) becomes
  * its bits with the pending hashes inserted.  The state is not modified.
  */
+static struct varlena *materialize_blocked(BloomFilter *st, BloomPlan *plan_cache,
+										   MemoryContext cxt, bool scalable_layer);
+
+/*
+ * An aggregate state as a scalable filter of one layer: a hash list sized
+ * for its distinct hashes at the first layer's rate (an empty one: the
+ * capacity of create-on-add), a buffered state (planned as a first layer)
+ * as it is.
+ */
+static struct varlena *
+materialize_scalable(BloomFilter *st, BloomPlan *plan_cache, MemoryContext cxt)
+{
+	struct varlena *b;
+	struct varlena *v;
+	BloomFilter f;
+	size_t		size;
+
+	if (st->kind == BLOOM_KIND_HASHLIST && st->nused == 0)
+	{
+		v = bloom_new_scalable(BLOOM_CREATE_CAPACITY, st->fpr, BLOOM_DEFAULT_EXPANSION,
+							   plan_cache, cxt);
+		if (st->key_class != BLOOM_KEY_NONE)
+		{
+			bloom_decode_or_error(v, &f);
+			bloom_set_key_class(v, &f, st->key_class, st->key_type);
+		}
+		return v;
+	}
+	if (st->kind == BLOOM_KIND_BUFFERED && !(st->flags & BLOOM_FLAG_SCALABLE_STATE))
+		elog(ERROR, "bloom_agg state was not planned as a scalable filter");
+	b = materialize_blocked(st, plan_cache, CurrentMemoryContext, true);
+	bloom_decode_or_error(b, &f);
+	if (f.nitems > f.capacity)
+	{
+		double		est = bloom_estimate_items(&f);
+
+		/* a layer counts distinct keys: more than its capacity went in? */
+		if (est > 1.05 * f.capacity + 10)
+			ereport(WARNING,
+					(errcode(ERRCODE_WARNING),
+					 errmsg("bloom_agg received about %.0f distinct keys, more than its capacity " UINT64_FORMAT,
+							est, f.capacity),
+					 errdetail("Its false-positive rate is about %g, above the target %g.",
+							   bloom_estimate_fpr(&f), st->fpr),
+					 errhint("Give a larger capacity, or leave it out: bloom_agg(key, fpr) sizes the filter for the keys it sees.")));
+		f.nitems = f.capacity;
+	}
+	size = bloom_scalable_size(1, f.nslots);
+	v = (struct varlena *) MemoryContextAllocHuge(cxt, VARHDRSZ + size);
+	SET_VARSIZE(v, VARHDRSZ + size);
+	bloom_scalable_from_blocked(BLOOM_DATA(v), &f, st->fpr, BLOOM_DEFAULT_EXPANSION);
+	pfree(b);
+	return v;
+}
+
 struct varlena *
-bloom_materialize(BloomFilter *st, BloomPlan *plan_cache, MemoryContext cxt)
+bloom_materialize(BloomFilter *st, BloomPlan *plan_cache, MemoryContext cxt,
+				  bool scalable)
+{
+	if (scalable || (st->flags & BLOOM_FLAG_SCALABLE_STATE))
+		return materialize_scalable(st, plan_cache, cxt);
+	return materialize_blocked(st, plan_cache, cxt, false);
+}
+
+static struct varlena *
+materialize_blocked(BloomFilter *st, BloomPlan *plan_cache, MemoryContext cxt,
+					bool scalable_layer)
 {
 	struct varlena *v;
 	BloomFilter f;
@@ -193,6 +461,10 @@ bloom_materialize(BloomFilter *st, BloomPlan *plan_cache, MemoryContext cxt)
 		f.data = BLOOM_DATA(v) + BLOOM_HEADER_SIZE;
 		f.kind = BLOOM_KIND_BLOCKED;
 		f.nused = 0;
+		f.version = BLOOM_FORMAT_VERSION;
+		f.flags = 0;
+		if (scalable_layer)
+			f.fpr = bloom_layer_fpr(st->fpr, 0);	/* what it was planned for */
 		for (uint64 i = 0; i < st->nused; i++)
 			bloom_insert_hash(&f, bloom_get_le64(bloom_pending(st) + 8 * i));
 		bloom_write_header(BLOOM_DATA(v), &f);
@@ -202,6 +474,7 @@ bloom_materialize(BloomFilter *st, BloomPlan *plan_cache, MemoryContext cxt)
 	{
 		uint64		n = st->nused;
 		uint64		distinct;
+		double		size_fpr = scalable_layer ? bloom_layer_fpr(st->fpr, 0) : st->fpr;
 
 		if (n <= BLOOM_EXACT_COUNT_MAX)
 		{
@@ -212,7 +485,7 @@ bloom_materialize(BloomFilter *st, BloomPlan *plan_cache, MemoryContext cxt)
 				hashes[i] = bloom_hashlist_get(st, i);
 			qsort(hashes, n, sizeof(uint64), bloom_cmp_u64);
 			distinct = bloom_unique_u64(hashes, n);
-			v = bloom_new_blocked(Max(distinct, 1), st->fpr, plan_cache, cxt);
+			v = bloom_new_blocked(Max(distinct, 1), size_fpr, plan_cache, cxt);
 			bloom_decode_or_error(v, &f);
 			for (uint64 i = 0; i < distinct; i++)
 				bloom_insert_hash(&f, hashes[i]);
@@ -242,7 +515,7 @@ bloom_materialize(BloomFilter *st, BloomPlan *plan_cache, MemoryContext cxt)
 				/* a failed count disproves the estimate: take the bound */
 				distinct = exact != UINT64_MAX ? exact : n;
 			}
-			v = bloom_new_blocked(Max(distinct, 1), st->fpr, plan_cache, cxt);
+			v = bloom_new_blocked(Max(distinct, 1), size_fpr, plan_cache, cxt);
 			bloom_decode_or_error(v, &f);
 			bloom_insert_many(&f, st->data, n);
 			if (bloom_estimate_items(&f) > 1.2 * Max(distinct, 1) + 100 && distinct < n)
@@ -252,7 +525,7 @@ bloom_materialize(BloomFilter *st, BloomPlan *plan_cache, MemoryContext cxt)
 				 * values from outside can arrange: size for every hash.
 				 */
 				pfree(v);
-				v = bloom_new_blocked(n, st->fpr, plan_cache, cxt);
+				v = bloom_new_blocked(n, size_fpr, plan_cache, cxt);
 				bloom_decode_or_error(v, &f);
 				bloom_insert_many(&f, st->data, n);
 			}
@@ -261,21 +534,28 @@ bloom_materialize(BloomFilter *st, BloomPlan *plan_cache, MemoryContext cxt)
 		f.key_class = st->key_class;
 		f.key_type = st->key_type;
 		f.seed = st->seed;
+		if (scalable_layer)
+		{
+			/* a layer counts distinct keys, and this one is full */
+			f.nitems = Min(st->nitems, f.capacity);
+			f.fpr = bloom_layer_fpr(st->fpr, 0);
+		}
 		bloom_write_header(BLOOM_DATA(v), &f);
 		return v;
 	}
 }
 
 /*
- * A detoasted value v, decoded into f, as the blocked filter it stands for:
- * aggregate states are materialised.  When orig is given (the argument as
+ * A detoasted value v, decoded into f, as the filter (blocked or scalable)
+ * it stands for: aggregate states are materialised, as scalable filters.  When orig is given (the argument as
  * passed), the result is a private copy the caller may modify, never orig.
  */
 static struct varlena *
 as_blocked(struct varlena *v, BloomFilter *f, struct varlena *orig)
 {
-	if (f->kind != BLOOM_KIND_BLOCKED)
-		v = bloom_materialize(f, NULL, CurrentMemoryContext);
+	if (f->kind == BLOOM_KIND_HASHLIST || f->kind == BLOOM_KIND_BUFFERED)
+		v = bloom_materialize(f, NULL, CurrentMemoryContext,
+							  f->kind == BLOOM_KIND_HASHLIST);
 	else if (v == orig)
 	{
 		v = (struct varlena *) palloc(VARSIZE(orig));
@@ -610,6 +890,27 @@ bloom_empty(PG_FUNCTION_ARGS)
 										CurrentMemoryContext));
 }
 
+/*
+ * bloom_empty(capacity [, fpr [, expansion]]) from version 1.2: scalable
+ * with expansion 2 unless told otherwise.
+ */
+PG_FUNCTION_INFO_V1(bloom_empty_scalable);
+Datum
+bloom_empty_scalable(PG_FUNCTION_ARGS)
+{
+	int64		capacity = PG_GETARG_INT64(0);
+	double		fpr = PG_NARGS() > 1 ? PG_GETARG_FLOAT8(1) : BLOOM_DEFAULT_FPR;
+	int32		expansion = PG_NARGS() > 2 ? PG_GETARG_INT32(2) : BLOOM_DEFAULT_EXPANSION;
+	BloomPlan  *plan = fcinfo->flinfo->fn_extra;
+
+	bloom_check_scalable_params(capacity, fpr, expansion);
+	if (plan == NULL)
+		plan = fcinfo->flinfo->fn_extra =
+			MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(BloomPlan));
+	PG_RETURN_POINTER(bloom_new_scalable((uint64) capacity, fpr, expansion, plan,
+										 CurrentMemoryContext));
+}
+
 BloomCallCache *
 bloom_call_cache(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool elements)
 {
@@ -643,13 +944,21 @@ aligned_copy(struct varlena *v, BloomFilter *f, MemoryContext cxt)
 {
 	size_t		len = BLOOM_LEN(v);
 	size_t		align = len >= 2 * HUGE_PAGE_SIZE ? HUGE_PAGE_SIZE : PG_CACHE_LINE_SIZE;
-	char	   *mem = MemoryContextAllocHuge(cxt, len + align);
-	uint8	   *data = (uint8 *) TYPEALIGN(align, mem + BLOOM_HEADER_SIZE);
-	uint8	   *buf = data - BLOOM_HEADER_SIZE;
+	size_t		head = BLOOM_HEADER_SIZE;
+	char	   *mem;
+	uint8	   *data;
+	uint8	   *buf;
+
+	/* the bits of a scalable filter come after its layer descriptors */
+	if (f->kind == BLOOM_KIND_SCALABLE)
+		head += f->nslots * BLOOM_LAYER_DESC_SIZE;
+	mem = MemoryContextAllocHuge(cxt, len + align);
+	data = (uint8 *) TYPEALIGN(align, mem + head);
+	buf = data - head;
 
 #ifdef MADV_HUGEPAGE
 	if (align == HUGE_PAGE_SIZE)
-		(void) madvise(data, (len - BLOOM_HEADER_SIZE) / HUGE_PAGE_SIZE * HUGE_PAGE_SIZE,
+		(void) madvise(data, (len - head) / HUGE_PAGE_SIZE * HUGE_PAGE_SIZE,
 					   MADV_HUGEPAGE);
 #endif
 	memcpy(buf, BLOOM_DATA(v), len);
@@ -737,31 +1046,68 @@ contains_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 	if (f->key_class == BLOOM_KEY_NONE)
 		PG_RETURN_BOOL(false);	/* nothing was ever added */
 	bloom_check_key(f, &cache->key, false);
-	PG_RETURN_BOOL(bloom_contains_hash(f, bloom_key_hash_fast(&cache->key,
-														 PG_GETARG_DATUM(1),
-														 f->seed)));
+	PG_RETURN_BOOL(bloom_filter_contains(f, bloom_key_hash_fast(&cache->key,
+																PG_GETARG_DATUM(1),
+																f->seed)));
 }
 
+/*
+ * A new filter with the defaults of create-on-add (bloom_add(NULL, key)
+ * from version 1.2): scalable, BLOOM_CREATE_CAPACITY keys in its first
+ * layer, 1%, expansion 2.
+ */
+struct varlena *
+bloom_create_default(BloomFilter *f)
+{
+	struct varlena *v = bloom_new_scalable(BLOOM_CREATE_CAPACITY, BLOOM_DEFAULT_FPR,
+										   BLOOM_DEFAULT_EXPANSION, NULL,
+										   CurrentMemoryContext);
+
+	bloom_decode_or_error(v, f);
+	return v;
+}
+
+/*
+ * bloom_add(f, key).  A NULL key adds nothing.  A NULL filter gives NULL
+ * (version 1.0) or, with create, a new filter (1.2).
+ */
 static Datum
-add_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
+add_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool create)
 {
 	BloomCallCache *cache;
 	struct varlena *v;
 	BloomFilter f;
 
-	if (PG_ARGISNULL(0))
-		PG_RETURN_NULL();
 	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));	/* adding NULL adds nothing */
+	}
+	if (PG_ARGISNULL(0) && !create)
+		PG_RETURN_NULL();
 
 	cache = bloom_call_cache(fcinfo, enc, false);
-	v = bloom_filter_arg_copy(fcinfo, 0, &f);
+	if (PG_ARGISNULL(0))
+		v = bloom_create_default(&f);
+	else
+		v = bloom_filter_arg_copy(fcinfo, 0, &f);
 	bloom_admit_key(v, &f, &cache->key);
-	bloom_insert_hash(&f, bloom_key_hash_fast(&cache->key, PG_GETARG_DATUM(1), f.seed));
-	if (f.nitems < UINT64_MAX)
-		f.nitems++;
-	bloom_write_header(BLOOM_DATA(v), &f);
+	v = bloom_add_hash(v, &f, bloom_key_hash_fast(&cache->key, PG_GETARG_DATUM(1), f.seed),
+					   NULL, CurrentMemoryContext);
 	PG_RETURN_POINTER(v);
+}
+
+static Datum
+add_v10(FunctionCallInfo fcinfo, BloomKeyEnc enc)
+{
+	return add_common(fcinfo, enc, false);
+}
+
+static Datum
+add_create(FunctionCallInfo fcinfo, BloomKeyEnc enc)
+{
+	return add_common(fcinfo, enc, true);
 }
 
 #define BLOOM_KEY_ENTRY(name, common, enc) \
@@ -775,13 +1121,20 @@ BLOOM_KEY_ENTRY(bloom_contains_int2, contains_common, BKE_INT2)
 BLOOM_KEY_ENTRY(bloom_contains_text, contains_common, BKE_TEXT)
 BLOOM_KEY_ENTRY(bloom_contains_bytea, contains_common, BKE_BYTEA)
 BLOOM_KEY_ENTRY(bloom_contains_uuid, contains_common, BKE_UUID)
-BLOOM_KEY_ENTRY(bloom_add_any, add_common, BKE_UNKNOWN)
-BLOOM_KEY_ENTRY(bloom_add_int8, add_common, BKE_INT8)
-BLOOM_KEY_ENTRY(bloom_add_int4, add_common, BKE_INT4)
-BLOOM_KEY_ENTRY(bloom_add_int2, add_common, BKE_INT2)
-BLOOM_KEY_ENTRY(bloom_add_text, add_common, BKE_TEXT)
-BLOOM_KEY_ENTRY(bloom_add_bytea, add_common, BKE_BYTEA)
-BLOOM_KEY_ENTRY(bloom_add_uuid, add_common, BKE_UUID)
+BLOOM_KEY_ENTRY(bloom_add_any, add_v10, BKE_UNKNOWN)
+BLOOM_KEY_ENTRY(bloom_add_int8, add_v10, BKE_INT8)
+BLOOM_KEY_ENTRY(bloom_add_int4, add_v10, BKE_INT4)
+BLOOM_KEY_ENTRY(bloom_add_int2, add_v10, BKE_INT2)
+BLOOM_KEY_ENTRY(bloom_add_text, add_v10, BKE_TEXT)
+BLOOM_KEY_ENTRY(bloom_add_bytea, add_v10, BKE_BYTEA)
+BLOOM_KEY_ENTRY(bloom_add_uuid, add_v10, BKE_UUID)
+BLOOM_KEY_ENTRY(bloom_add_create_any, add_create, BKE_UNKNOWN)
+BLOOM_KEY_ENTRY(bloom_add_create_int8, add_create, BKE_INT8)
+BLOOM_KEY_ENTRY(bloom_add_create_int4, add_create, BKE_INT4)
+BLOOM_KEY_ENTRY(bloom_add_create_int2, add_create, BKE_INT2)
+BLOOM_KEY_ENTRY(bloom_add_create_text, add_create, BKE_TEXT)
+BLOOM_KEY_ENTRY(bloom_add_create_bytea, add_create, BKE_BYTEA)
+BLOOM_KEY_ENTRY(bloom_add_create_uuid, add_create, BKE_UUID)
 
 /* ---------------------------------------------------------------------
  * Union and intersection
@@ -801,6 +1154,14 @@ describe_param(const BloomFilter *f, const char *what)
 		return psprintf("%d", f->k);
 	if (strcmp(what, "hash seed") == 0)
 		return psprintf(UINT64_FORMAT, f->seed);
+	if (strcmp(what, "expansion") == 0)
+		return psprintf(UINT64_FORMAT, f->nused);
+	if (strcmp(what, "growth policy") == 0)
+		return pstrdup(f->kind == BLOOM_KIND_SCALABLE ? "\"scalable\"" :
+					   (f->flags & BLOOM_FLAG_NONSCALING) ? "\"fixed, refuses keys past capacity\"" :
+					   "\"fixed, takes keys past capacity (1.0)\"");
+	if (strcmp(what, "kind") == 0)
+		return pstrdup(f->kind == BLOOM_KIND_SCALABLE ? "\"scalable\"" : "\"blocked\"");
 	return psprintf("%d", f->kind);
 }
 
@@ -818,19 +1179,51 @@ bloom_check_compatible(const BloomFilter *a, const BloomFilter *b)
 				 errmsg("cannot combine bloom filters with different %s", what),
 				 errdetail("The first filter has %s %s, the second %s.",
 						   what, describe_param(a, what), describe_param(b, what)),
-				 errhint("Only filters built with the same capacity and false-positive rate combine, e.g. from bloom_empty(capacity, fpr) or bloom_agg(key, capacity, fpr).")));
+				 errhint("Only filters built with the same capacity, false-positive rate and expansion combine, e.g. from bloom_empty(capacity, fpr) or bloom_agg(key, capacity, fpr).")));
 	}
 }
 
 /*
  * Combines b into the private copy a (whose header f describes), bit by
- * bit: union or intersection.
+ * bit: union or intersection.  Scalable filters combine layer by layer;
+ * the result is a new value in cxt when b has more layers.  Returns the
+ * result, decoded into fa.
  */
-void
+struct varlena *
 bloom_merge_into(struct varlena *a, BloomFilter *fa, const BloomFilter *fb,
-				 bool intersect)
+				 bool intersect, MemoryContext cxt)
 {
 	bloom_check_compatible(fa, fb);
+	if (fa->kind == BLOOM_KIND_SCALABLE)
+	{
+		struct varlena *r;
+		size_t		size;
+
+		if (intersect && (fa->nslots > 1 || fb->nslots > 1))
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("cannot intersect scalable bloom filters that have grown past their first layer"),
+					 errdetail("The filters have " UINT64_FORMAT " and " UINT64_FORMAT " layers; a key can sit in different layers of the two, and a layer-by-layer intersection would lose it.",
+							   fa->nslots, fb->nslots),
+					 errhint("Test both filters instead: bloom_contains(a, key) AND bloom_contains(b, key).")));
+		if (intersect)
+		{
+			bloom_intersect_bits(fa->layers[0].data, fb->layers[0].data,
+								 fa->layers[0].nblocks * BLOOM_BLOCK_BYTES);
+			fa->layers[0].nitems = Min(fa->layers[0].nitems, fb->layers[0].nitems);
+			fa->nitems = fa->layers[0].nitems;
+			if (fa->key_class == BLOOM_KEY_NONE)
+				bloom_set_key_class(a, fa, fb->key_class, fb->key_type);
+			bloom_write_header(BLOOM_DATA(a), fa);
+			return a;
+		}
+		size = bloom_scalable_union_size(fa, fb);
+		r = (struct varlena *) MemoryContextAllocHuge(cxt, VARHDRSZ + size);
+		SET_VARSIZE(r, VARHDRSZ + size);
+		bloom_scalable_union(BLOOM_DATA(r), fa, fb);
+		bloom_decode_or_error(r, fa);
+		return r;
+	}
 	if (fa->key_class == BLOOM_KEY_NONE)
 		bloom_set_key_class(a, fa, fb->key_class, fb->key_type);
 	if (intersect)
@@ -845,6 +1238,7 @@ bloom_merge_into(struct varlena *a, BloomFilter *fa, const BloomFilter *fb,
 			UINT64_MAX : fa->nitems + fb->nitems;
 	}
 	bloom_write_header(BLOOM_DATA(a), fa);
+	return a;
 }
 
 /*
@@ -871,8 +1265,7 @@ merge_common(FunctionCallInfo fcinfo, bool intersect)
 	/* aggregate states as the filters they stand for; a private result */
 	a = as_blocked(a, &fa, orig);
 	b = as_blocked(b, &fb, NULL);
-	bloom_merge_into(a, &fa, &fb, intersect);
-	PG_RETURN_POINTER(a);
+	PG_RETURN_POINTER(bloom_merge_into(a, &fa, &fb, intersect, CurrentMemoryContext));
 }
 
 PG_FUNCTION_INFO_V1(bloom_union);
@@ -907,27 +1300,47 @@ bloom_info(PG_FUNCTION_ARGS)
 	BloomFilter f;
 	struct varlena *v = get_filter_arg(fcinfo, 0, &f);
 	TupleDesc	tupdesc;
-	Datum		values[12];
-	bool		nulls[12] = {0};
+	Datum		values[15];
+	bool		nulls[15] = {0};
 	double		est;
+	double		efpr;
+	bool		scalable = f.kind == BLOOM_KIND_SCALABLE;
+	uint64		capacity = f.capacity;
 
-	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "return type must be a row type");
+	/* the row has 12 columns in versions 1.0 and 1.1, 15 from 1.2 */
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE ||
+		(tupdesc->natts != 12 && tupdesc->natts != 15))
+		elog(ERROR, "return type must be a row type of 12 or 15 columns");
 	tupdesc = BlessTupleDesc(tupdesc);
 
+	if (scalable)
+	{
+		/* BF.INFO's capacity: what the layers there are hold */
+		capacity = 0;
+		for (uint64 i = 0; i < f.nslots; i++)
+			capacity = f.layers[i].capacity > UINT64_MAX - capacity ? UINT64_MAX :
+				capacity + f.layers[i].capacity;
+	}
 	est = bloom_estimate_items(&f);
-	values[0] = CStringGetTextDatum("blocked");
-	values[1] = Int64GetDatum(clamp_int64(f.capacity));
+	efpr = bloom_estimate_fpr(&f);
+	values[0] = CStringGetTextDatum(scalable ? "scalable" : "blocked");
+	values[1] = Int64GetDatum(clamp_int64(capacity));
 	values[2] = Float8GetDatum(f.fpr);
-	values[3] = Int64GetDatum((int64) (f.nslots * BLOOM_BLOCK_BITS));
-	values[4] = Int32GetDatum(f.k);
+	values[3] = Int64GetDatum((int64) ((scalable ? bloom_scalable_blocks(&f) : f.nslots) *
+									   BLOOM_BLOCK_BITS));
+	values[4] = Int32GetDatum(scalable ? f.layers[f.nslots - 1].k : f.k);
 	values[5] = Int64GetDatum((int64) VARSIZE(v));
 	values[6] = Int64GetDatum(clamp_int64(f.nitems));
 	values[7] = Int64GetDatum((int64) bloom_bits_set(&f));
 	values[8] = Int64GetDatum((int64) llround(est));
-	values[9] = Float8GetDatum(bloom_estimate_fpr(&f));
+	values[9] = Float8GetDatum(efpr);
 	values[10] = CStringGetTextDatum(bloom_key_class_name(f.key_class, f.key_type));
 	values[11] = Int32GetDatum(f.version);
+	values[12] = Int32GetDatum(scalable ? (int32) f.nslots : 1);
+	/* expansion: NULL for a 1.0 filter, which has no growth policy */
+	values[13] = Int32GetDatum(scalable ? (int32) f.nused : 0);
+	nulls[13] = !scalable && !(f.flags & BLOOM_FLAG_NONSCALING);
+	values[14] = Float8GetDatum(efpr / f.fpr);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
 

@@ -67,14 +67,27 @@ extern struct varlena *bloom_new_blocked(uint64 capacity, double fpr,
 extern struct varlena *bloom_new_buffered(uint64 capacity, double fpr,
 										  BloomPlan *plan_cache, MemoryContext cxt);
 extern void bloom_check_params(int64 capacity, double fpr);
+extern void bloom_check_scalable_params(int64 capacity, double fpr, int32 expansion);
+extern struct varlena *bloom_new_scalable(uint64 capacity, double fpr, int32 expansion,
+										  BloomPlan *plan_cache, MemoryContext cxt);
+extern struct varlena *bloom_new_buffered_layer(uint64 capacity, double fpr,
+												BloomPlan *plan_cache,
+												MemoryContext cxt);
+extern struct varlena *bloom_scalable_add(struct varlena *v, BloomFilter *f, uint64 h,
+										  BloomPlan *plan_cache, MemoryContext cxt,
+										  bool *added);
+extern struct varlena *bloom_add_hash(struct varlena *v, BloomFilter *f, uint64 h,
+									  BloomPlan *plan_cache, MemoryContext cxt);
+extern struct varlena *bloom_create_default(BloomFilter *f);
 extern int	bloom_cmp_u64(const void *a, const void *b);
 extern void bloom_get_plan(double fpr, BloomPlan *plan_cache);
 extern void bloom_decode_or_error(struct varlena *v, BloomFilter *f);
 extern struct varlena *bloom_materialize(BloomFilter *hl, BloomPlan *plan_cache,
-										 MemoryContext cxt);
+										 MemoryContext cxt, bool scalable);
 extern void bloom_check_compatible(const BloomFilter *a, const BloomFilter *b);
-extern void bloom_merge_into(struct varlena *a, BloomFilter *fa,
-							 const BloomFilter *fb, bool intersect);
+extern struct varlena *bloom_merge_into(struct varlena *a, BloomFilter *fa,
+										const BloomFilter *fb, bool intersect,
+										MemoryContext cxt);
 extern BloomCallCache *bloom_call_cache(FunctionCallInfo fcinfo, BloomKeyEnc enc,
 										bool elements);
 extern BloomFilter *bloom_probe_filter(FunctionCallInfo fcinfo, BloomCallCache *cache);

@@ -7,10 +7,12 @@ RESET client_min_messages;
 SELECT bloom_add_all(bloom_empty(1000), ARRAY[1, 2, 3]::bigint[])
      = bloom_add(bloom_add(bloom_add(bloom_empty(1000), 1::bigint), 2::bigint), 3::bigint) AS same_as_adds;
 SELECT items, key_type FROM bloom_info(bloom_add_all(bloom_empty(1000), ARRAY['a', 'b', NULL, 'c']));
--- NULL elements are skipped; a NULL array adds nothing; a NULL filter stays NULL
+-- NULL elements are skipped; a NULL array adds nothing; a NULL filter
+-- becomes a new one (create on add, BF.INSERT), unless the keys are NULL too
 SELECT bloom_add_all(bloom_empty(100), ARRAY[NULL, NULL]::int[]) = bloom_empty(100) AS nulls_add_nothing,
        bloom_add_all(bloom_empty(100), NULL::int[]) = bloom_empty(100) AS null_array,
-       bloom_add_all(NULL, ARRAY[1]) IS NULL AS null_filter,
+       bloom_contains(bloom_add_all(NULL, ARRAY[1]), 1) AS null_filter_created,
+       bloom_add_all(NULL, NULL::int[]) IS NULL AS null_and_null,
        bloom_add_all(bloom_empty(100), '{}'::int[]) = bloom_empty(100) AS empty_array;
 -- keys of another class than the filter holds
 SELECT bloom_add_all(bloom_add(bloom_empty(100), 'x'::text), ARRAY[1, 2]);

@@ -3,21 +3,30 @@ SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS bloomtype;
 RESET client_min_messages;
 
--- bloom_empty: fpr defaults to 0.01; sizing per the blocked layout
+-- bloom_empty: fpr defaults to 0.01, expansion to 2 (scalable, one layer
+-- to start with, planned for the first layer's share of the rate)
 SELECT kind, capacity, fpr, bits, hashes, bytes, items, bits_set,
-       estimated_items, estimated_fpr, key_type, format_version
+       estimated_items, estimated_fpr, key_type, format_version, layers, expansion, saturation
   FROM bloom_info(bloom_empty(1000000));
+-- expansion 0: a fixed filter, sized per the blocked layout
+SELECT kind, capacity, fpr, bits, hashes, bytes, format_version, layers, expansion
+  FROM bloom_info(bloom_empty(1000000, 0.01, 0));
 SELECT capacity, fpr, hashes, round(bits::numeric / capacity, 2) AS bits_per_key
-  FROM bloom_info(bloom_empty(1000000, 0.001));
--- bits per key stay at or under 10.1 at 1% and 15.8 at 0.1%
-SELECT c, (SELECT bits::numeric / capacity FROM bloom_info(bloom_empty(c, 0.01))) <= 10.1 AS ok_1pct,
-          (SELECT bits::numeric / capacity FROM bloom_info(bloom_empty(c, 0.001))) <= 15.8 AS ok_01pct
+  FROM bloom_info(bloom_empty(1000000, 0.001, 0));
+-- bits per key of a fixed filter stay at or under 10.1 at 1% and 15.8 at
+-- 0.1%; a scalable filter's first layer costs at most 1.25x that
+SELECT c, (SELECT bits::numeric / capacity FROM bloom_info(bloom_empty(c, 0.01, 0))) <= 10.1 AS ok_1pct,
+          (SELECT bits::numeric / capacity FROM bloom_info(bloom_empty(c, 0.001, 0))) <= 15.8 AS ok_01pct,
+          (SELECT bits::numeric / capacity FROM bloom_info(bloom_empty(c, 0.01))) <= 1.25 * 10.1 AS ok_scalable_1pct,
+          (SELECT bits::numeric / capacity FROM bloom_info(bloom_empty(c, 0.001))) <= 1.25 * 15.8 AS ok_scalable_01pct
   FROM unnest(ARRAY[100000, 1000000, 10000000]) c;
--- smallest filter: one 64-byte block
+-- smallest filter: one 64-byte block (and a 32-byte layer descriptor)
+SELECT bits, bytes FROM bloom_info(bloom_empty(1, 0.01, 0));
 SELECT bits, bytes FROM bloom_info(bloom_empty(1));
--- the largest rate and a tiny one
+-- the largest rate and tiny ones
 SELECT hashes FROM bloom_info(bloom_empty(100, 0.5));
-SELECT hashes FROM bloom_info(bloom_empty(100, 1e-12));
+SELECT hashes FROM bloom_info(bloom_empty(100, 1e-12, 0));
+SELECT hashes FROM bloom_info(bloom_empty(100, 1e-9));
 
 -- bad parameters: errors with hints, before any allocation
 SELECT bloom_empty(0);
@@ -28,10 +37,15 @@ SELECT bloom_empty(100, -0.1);
 SELECT bloom_empty(100, 'NaN');
 SELECT bloom_empty(100, 'Infinity');
 SELECT bloom_empty(100, 1e-13);
-SELECT bloom_empty(429577370, 0.01);
+SELECT bloom_empty(100, 1e-10);
+SELECT bloom_empty(100, 0.01, -1);
+SELECT bloom_empty(100, 0.01, 17);
+SELECT bloom_empty(429577370, 0.01, 0);
+SELECT bloom_empty(359578877, 0.01);
 SELECT bloom_empty(9223372036854775807, 0.01);
 -- strict: NULL parameters give NULL
-SELECT bloom_empty(NULL) IS NULL AS null_cap, bloom_empty(10, NULL) IS NULL AS null_fpr;
+SELECT bloom_empty(NULL) IS NULL AS null_cap, bloom_empty(10, NULL) IS NULL AS null_fpr,
+       bloom_empty(10, 0.01, NULL) IS NULL AS null_expansion;
 
 -- add returns a new value and leaves its input alone
 CREATE TABLE t (id int PRIMARY KEY, f bloomfilter);
@@ -45,7 +59,8 @@ UPDATE t SET f = bloom_add(f, 'alice');
 SELECT bloom_contains(f, 'alice') AS alice, bloom_contains(f, 'bob') AS bob,
        bloom_contains(f, 'carol') AS carol, bloom_contains(f, ''::text) AS empty_string
   FROM t;
--- items counts every add, estimated_items the distinct keys
+-- items counts the adds of keys not already present (a repeat is not
+-- counted), estimated_items the distinct keys from the bits
 SELECT items, estimated_items, bits_set, key_type FROM t, bloom_info(f);
 SELECT bloom_cardinality(f) FROM t;
 
@@ -56,7 +71,11 @@ SELECT bloom_contains(f, NULL::text) IS NULL AS null_key,
 SELECT bloom_add(f, NULL::text) = f AS add_null_is_noop,
        bloom_add(f, NULL::bigint) = f AS add_null_bigint_is_noop
   FROM t;
-SELECT bloom_add(NULL, 'x'::text) IS NULL AS add_to_null;
+-- create on add: a NULL filter becomes a new scalable filter (BF.ADD)
+SELECT kind, capacity, fpr, expansion, items, key_type
+  FROM bloom_info(bloom_add(NULL, 'x'::text));
+SELECT bloom_contains(bloom_add(NULL, 'x'::text), 'x') AS has_x,
+       bloom_add(NULL::bloomfilter, NULL::text) IS NULL AS null_and_null;
 SELECT bloom_info(NULL) IS NULL AS info_null, bloom_cardinality(NULL) IS NULL AS card_null;
 
 -- an empty filter holds nothing of any type
@@ -70,7 +89,7 @@ SELECT items, bloom_cardinality(f) BETWEEN 970 AND 1030 AS about_1000 FROM f, bl
 
 -- estimated fpr rises past capacity
 WITH f AS (SELECT bloom_agg(g, 1000, 0.01) AS f FROM generate_series(1, 3000) g)
-SELECT estimated_fpr > 0.1 AS saturated, items > capacity AS over FROM f, bloom_info(f);
+SELECT estimated_fpr > 0.1 AS saturated, saturation > 10 AS saturation_shows_it FROM f, bloom_info(f);
 
 -- volatility and parallel markings as documented
 SELECT p.oid::regprocedure AS function, p.provolatile, p.proisstrict, p.proparallel

@@ -5,14 +5,25 @@ SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS bloomtype;
 RESET client_min_messages;
 
+-- What bloom_empty made in version 1.0 (a blocked filter of format
+-- version 1, which takes keys past its capacity): the 1.2 fixed filter of
+-- the same geometry without its version-2 flag.
+CREATE OR REPLACE FUNCTION v10_empty(capacity bigint, fpr float8 DEFAULT 0.01)
+  RETURNS bloomfilter LANGUAGE sql IMMUTABLE AS $$
+  SELECT set_byte(set_byte(bloom_empty(capacity, fpr, 0)::bytea, 4, 1), 14, 0)::bloomfilter
+$$;
+
 CREATE AGGREGATE hostile_partial(bigint) (SFUNC = bloom_agg_trans, STYPE = bloomfilter);
-CREATE AGGREGATE hostile_partial(bigint, bigint, float8) (SFUNC = bloom_agg_trans, STYPE = bloomfilter);
+-- the fixed-capacity transition of version 1.0 (1.2 plans a scalable layer)
+CREATE FUNCTION v10_trans(bloomfilter, bigint, bigint, float8) RETURNS bloomfilter
+  AS '$libdir/bloomtype', 'bloom_agg_trans_int8' LANGUAGE C IMMUTABLE;
+CREATE AGGREGATE hostile_partial(bigint, bigint, float8) (SFUNC = v10_trans, STYPE = bloomfilter);
 CREATE TABLE hostile (id serial, why text, v bytea);
 
 -- the bases: a one-block filter holding keys, and partial aggregate states
 -- (a hash list, and a filter with pending hashes)
 CREATE TEMP TABLE base AS
-  SELECT bloom_add(bloom_add(bloom_empty(1), 1), 2)::bytea AS b,
+  SELECT bloom_add(bloom_add(v10_empty(1), 1), 2)::bytea AS b,
          (SELECT hostile_partial(g) FROM generate_series(1, 3) g)::bytea AS s,
          (SELECT hostile_partial(g, 1, 0.01) FROM generate_series(1, 3) g)::bytea AS p;
 SELECT length(b) AS filter_bytes, length(s) AS state_bytes, length(p) AS pending_bytes,
@@ -140,7 +151,7 @@ SELECT sqlstate, message, count(*) FROM outcome WHERE door = 'bytea'
 SELECT door, sqlstate, count(*) FROM outcome GROUP BY door, sqlstate ORDER BY door, sqlstate;
 SELECT count(*) AS stored FROM sink;
 -- the backend is alive and well
-SELECT bloom_contains(bloom_add(bloom_empty(10), 7), 7) AS alive;
+SELECT bloom_contains(bloom_add(v10_empty(10), 7), 7) AS alive;
 
 -- Hostile but valid aggregate states.  A combine function fed a filter and
 -- then a buffered state (possible with a hand-made aggregate) sets the
@@ -149,7 +160,7 @@ CREATE AGGREGATE hostile_combine(bloomfilter) (SFUNC = bloom_agg_combine, STYPE 
 SELECT bloom_contains(c, 1) AS has_1, bloom_contains(c, 3) AS has_3, bloom_contains(c, 4) AS has_4,
        (bloom_info(c)).items
   FROM (SELECT hostile_combine(f ORDER BY o) AS c
-          FROM (VALUES (1, bloom_empty(1, 0.01)), (2, (SELECT p FROM base)::bloomfilter)) v(o, f)) s;
+          FROM (VALUES (1, v10_empty(1, 0.01)), (2, (SELECT p FROM base)::bloomfilter)) v(o, f)) s;
 -- Hash lists whose hashes were chosen to fool the distinct count: 70,000
 -- small values (the estimate sees one key) and 70,000 values sharing their
 -- low 18 bits (the exact count's probes collide).  Both are sized for all
@@ -177,3 +188,4 @@ DROP FUNCTION le_small(bigint);
 DROP AGGREGATE hostile_combine(bloomfilter);
 DROP AGGREGATE hostile_partial(bigint);
 DROP AGGREGATE hostile_partial(bigint, bigint, float8);
+DROP FUNCTION v10_trans(bloomfilter, bigint, bigint, float8);

@@ -1,5 +1,5 @@
--- ALTER EXTENSION bloomtype UPDATE from 1.0: values written by 1.0 read
--- unchanged, and the new functions arrive
+-- ALTER EXTENSION bloomtype UPDATE from 1.0 to 1.1 and 1.2: values written
+-- by 1.0 read unchanged, and the new functions arrive
 SET client_min_messages = warning;
 DROP EXTENSION IF EXISTS bloomtype CASCADE;
 RESET client_min_messages;
@@ -23,4 +23,45 @@ SELECT p.oid::regprocedure FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid
   JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'bloomtype'
  WHERE p.proname LIKE 'bloom_%each' OR p.proname LIKE 'bloom_contains_a%' OR p.proname = 'bloom_add_all'
  ORDER BY p.oid::regprocedure::text;
+-- behaviour of 1.1 with the new library: as 1.0's
+SELECT bloom_add(NULL, 1) IS NULL AS add_to_null_is_null,
+       (bloom_info(bloom_empty(10))).kind AS empty_kind,
+       (bloom_info((SELECT bloom_agg(g) FROM generate_series(1, 100) g))).kind AS agg_kind;
+
+ALTER EXTENSION bloomtype UPDATE TO '1.2';
+SELECT extversion FROM pg_extension WHERE extname = 'bloomtype';
+SELECT id, md5(f::bytea) = digest AS unchanged FROM kept JOIN before USING (id) ORDER BY id;
+-- old values keep their kind and answers; a 1.0 filter still takes keys
+-- past its capacity, as it did
+SELECT id, kind, format_version, layers, expansion,
+       CASE key_type WHEN 'integer' THEN bloom_contains(f, 5000) END AS has_5000
+  FROM kept, bloom_info(f) ORDER BY id;
+SELECT (bloom_info(bloom_add_all(f, ARRAY(SELECT generate_series(1, 100))))).items FROM kept WHERE id = 1;
+-- the 1.2 behaviour: scalable by default, create on add, new columns
+SELECT bloom_contains(bloom_add(NULL, 1), 1) AS created,
+       (bloom_info(bloom_empty(10))).kind AS empty_kind,
+       (bloom_info(bloom_empty(10, 0.01, 0))).kind AS fixed_kind,
+       (bloom_info((SELECT bloom_agg(g) FROM generate_series(1, 100) g))).kind AS agg_kind,
+       (bloom_info((SELECT bloom_agg(g, 1000, 0.01) FROM generate_series(1, 100) g))).layers AS fixed_agg_layers;
+SELECT p.oid::regprocedure, p.prosrc, p.proisstrict FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid
+  JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'bloomtype'
+ WHERE p.proname IN ('bloom_empty', 'bloom_add', 'bloom_add_all', 'bloom_agg_final', 'bloom_info')
+ ORDER BY p.oid::regprocedure::text;
+-- the same catalog as a fresh CREATE EXTENSION of 1.2
+CREATE TEMP TABLE updated AS
+  SELECT p.oid::regprocedure::text AS fn, p.prosrc, p.provolatile, p.proisstrict, p.proparallel,
+         pg_get_function_result(p.oid) AS result
+    FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid
+    JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'bloomtype';
 DROP TABLE kept;
+DROP EXTENSION bloomtype;
+CREATE EXTENSION bloomtype;
+SELECT extversion FROM pg_extension WHERE extname = 'bloomtype';
+CREATE TEMP TABLE fresh AS
+  SELECT p.oid::regprocedure::text AS fn, p.prosrc, p.provolatile, p.proisstrict, p.proparallel,
+         pg_get_function_result(p.oid) AS result
+    FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid
+    JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'bloomtype';
+SELECT count(*) AS functions, (SELECT count(*) FROM (TABLE updated EXCEPT TABLE fresh) x) +
+       (SELECT count(*) FROM (TABLE fresh EXCEPT TABLE updated) y) AS differences
+  FROM fresh;

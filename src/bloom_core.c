@@ -266,6 +266,19 @@ bloom_write_header(uint8_t *buf, const BloomFilter *f)
 	bloom_put_le64(buf + 40, f->nitems);
 	bloom_put_le64(buf + 48, f->nslots);
 	bloom_put_le64(buf + 56, f->nused);
+	if (f->kind == BLOOM_KIND_SCALABLE)
+	{
+		for (uint64_t i = 0; i < f->nslots; i++)
+		{
+			uint8_t    *d = buf + BLOOM_HEADER_SIZE + i * BLOOM_LAYER_DESC_SIZE;
+
+			bloom_put_le64(d, f->layers[i].nblocks);
+			bloom_put_le64(d + 8, f->layers[i].capacity);
+			bloom_put_le64(d + 16, f->layers[i].nitems);
+			memset(d + 24, 0, 8);
+			d[24] = (uint8_t) f->layers[i].k;
+		}
+	}
 }
 
 static void
@@ -324,6 +337,62 @@ bloom_init_hashlist(uint8_t *buf, uint64_t nslots, uint64_t capacity,
 	memset(buf + BLOOM_HEADER_SIZE, 0, (size_t) nslots * 8);
 }
 
+/* Validates the rest of a kind-4 value; the common header is checked */
+static BloomStatus
+decode_scalable(const uint8_t *buf, size_t len, BloomFilter *f)
+{
+	uint64_t	total = 0;
+	uint64_t	items = 0;
+	uint8_t    *bits;
+
+	if (f->k != 0 || f->block_log2 != BLOOM_BLOCK_LOG2 ||
+		f->nslots < 1 || f->nslots > BLOOM_MAX_LAYERS)
+		return BLOOM_E_GEOMETRY;
+	if (f->nused < 1 || f->nused > BLOOM_MAX_EXPANSION ||
+		f->capacity < 1 || !bloom_scalable_fpr_valid(f->fpr))
+		return BLOOM_E_PARAMS;
+	if (len < BLOOM_HEADER_SIZE + f->nslots * BLOOM_LAYER_DESC_SIZE)
+		return BLOOM_E_LENGTH;
+
+	for (uint64_t i = 0; i < f->nslots; i++)
+	{
+		const uint8_t *d = buf + BLOOM_HEADER_SIZE + i * BLOOM_LAYER_DESC_SIZE;
+		BloomLayer *l = &f->layers[i];
+		uint64_t	expect;
+
+		l->nblocks = bloom_get_le64(d);
+		l->capacity = bloom_get_le64(d + 8);
+		l->nitems = bloom_get_le64(d + 16);
+		l->k = d[24];
+		if (l->k < 1 || l->k > BLOOM_MAX_HASHES ||
+			l->nblocks < 1 || l->nblocks > BLOOM_MAX_BLOCKS - total)
+			return BLOOM_E_GEOMETRY;
+		for (int j = 25; j < BLOOM_LAYER_DESC_SIZE; j++)
+			if (d[j] != 0)
+				return BLOOM_E_FLAGS;
+		/* capacities are the first layer's times expansion^i */
+		expect = i == 0 ? f->capacity : f->layers[i - 1].capacity * f->nused;
+		if (i > 0 && f->layers[i - 1].capacity > UINT64_MAX / f->nused)
+			return BLOOM_E_PARAMS;
+		if (l->capacity != expect || l->capacity > l->nblocks * BLOOM_BLOCK_BITS)
+			return BLOOM_E_PARAMS;
+		total += l->nblocks;
+		items = l->nitems > UINT64_MAX - items ? UINT64_MAX : items + l->nitems;
+	}
+	if (items != f->nitems)
+		return BLOOM_E_COUNT;
+	if (len > BLOOM_MAX_BYTES || len != bloom_scalable_size(f->nslots, total))
+		return BLOOM_E_LENGTH;
+
+	bits = f->data + f->nslots * BLOOM_LAYER_DESC_SIZE;
+	for (uint64_t i = 0; i < f->nslots; i++)
+	{
+		f->layers[i].data = bits;
+		bits += f->layers[i].nblocks * BLOOM_BLOCK_BYTES;
+	}
+	return BLOOM_OK;
+}
+
 /*
  * Decodes and validates a value of len bytes.  Every field is checked, and
  * the length against the geometry, before anything else reads the payload.
@@ -362,17 +431,37 @@ bloom_decode(const uint8_t *buf, size_t len, BloomFilter *f)
 	f->nused = bloom_get_le64(buf + 56);
 	f->data = (uint8_t *) buf + BLOOM_HEADER_SIZE;
 
-	if (f->version != BLOOM_FORMAT_VERSION)
+	if (f->version != BLOOM_FORMAT_VERSION && f->version != BLOOM_FORMAT_VERSION_2)
 		return BLOOM_E_VERSION;
-	if (f->kind != BLOOM_KIND_BLOCKED && f->kind != BLOOM_KIND_HASHLIST &&
-		f->kind != BLOOM_KIND_BUFFERED)
+	if (f->kind < BLOOM_KIND_BLOCKED || f->kind > BLOOM_KIND_SCALABLE)
 		return BLOOM_E_KIND;
 	if (f->hash != BLOOM_HASH_XXH3_64)
 		return BLOOM_E_HASH;
 	if (f->key_class > BLOOM_KEY_MAX ||
 		(f->key_class == BLOOM_KEY_OTHER) != (f->key_type != 0))
 		return BLOOM_E_KEYCLASS;
-	if (f->flags != 0)
+
+	/*
+	 * A value is written in the oldest version that can hold it, so each
+	 * value has one encoding: version 2 exactly when it is scalable or has
+	 * a flag.
+	 */
+	if (f->version == BLOOM_FORMAT_VERSION)
+	{
+		if (f->kind == BLOOM_KIND_SCALABLE)
+			return BLOOM_E_KIND;
+		if (f->flags != 0)
+			return BLOOM_E_FLAGS;
+	}
+	else if (f->kind == BLOOM_KIND_SCALABLE)
+	{
+		if (f->flags != 0)
+			return BLOOM_E_FLAGS;
+		return decode_scalable(buf, len, f);
+	}
+	else if ((f->kind == BLOOM_KIND_BLOCKED && f->flags != BLOOM_FLAG_NONSCALING) ||
+			 (f->kind == BLOOM_KIND_BUFFERED && f->flags != BLOOM_FLAG_SCALABLE_STATE) ||
+			 f->kind == BLOOM_KIND_HASHLIST)
 		return BLOOM_E_FLAGS;
 	if (!bloom_fpr_valid(f->fpr))
 		return BLOOM_E_PARAMS;
@@ -422,7 +511,7 @@ bloom_status_message(BloomStatus st)
 		case BLOOM_E_MAGIC:
 			return "The value does not start with the magic bytes \"BLMF\".";
 		case BLOOM_E_VERSION:
-			return "The format version is not one this build reads (it reads version 1).";
+			return "The format version is not one this build reads (it reads versions 1 and 2).";
 		case BLOOM_E_KIND:
 			return "The filter kind is unknown.";
 		case BLOOM_E_HASH:
@@ -459,6 +548,10 @@ bloom_compatible(const BloomFilter *a, const BloomFilter *b, const char **what)
 	if (bloom_has_bits(a) != bloom_has_bits(b) ||
 		(!bloom_has_bits(a) && a->kind != b->kind))
 		*what = "kind";
+	else if (a->flags != b->flags)
+		*what = "growth policy";
+	else if (a->kind == BLOOM_KIND_SCALABLE && a->nused != b->nused)
+		*what = "expansion";
 	else if (a->hash != b->hash)
 		*what = "hash algorithm";
 	else if (a->seed != b->seed)
@@ -474,6 +567,14 @@ bloom_compatible(const BloomFilter *a, const BloomFilter *b, const char **what)
 	else if (a->key_class != BLOOM_KEY_NONE && b->key_class != BLOOM_KEY_NONE &&
 			 (a->key_class != b->key_class || a->key_type != b->key_type))
 		*what = "key type";
+	else if (a->kind == BLOOM_KIND_SCALABLE)
+	{
+		/* layers both have were planned alike: a crafted value may differ */
+		for (uint64_t i = 0; i < a->nslots && i < b->nslots; i++)
+			if (a->layers[i].nblocks != b->layers[i].nblocks ||
+				a->layers[i].k != b->layers[i].k)
+				*what = "layer geometry";
+	}
 	return *what ? BLOOM_E_MISMATCH : BLOOM_OK;
 }
 
@@ -542,6 +643,17 @@ bloom_bits_set(const BloomFilter *f)
 {
 	uint64_t	n = 0;
 
+	if (f->kind == BLOOM_KIND_SCALABLE)
+	{
+		for (int i = 0; i < (int) f->nslots; i++)
+		{
+			BloomFilter l;
+
+			bloom_layer_view(f, i, &l);
+			n += bloom_bits_set(&l);
+		}
+		return n;
+	}
 	for (uint64_t b = 0; b < f->nslots; b++)
 		n += block_popcount(f->data + b * BLOOM_BLOCK_BYTES);
 	return n;
@@ -560,6 +672,17 @@ bloom_estimate_items(const BloomFilter *f)
 	double		denom = f->k * log1p(-1.0 / B);
 	double		total = 0.0;
 
+	if (f->kind == BLOOM_KIND_SCALABLE)
+	{
+		for (int i = 0; i < (int) f->nslots; i++)
+		{
+			BloomFilter l;
+
+			bloom_layer_view(f, i, &l);
+			total += bloom_estimate_items(&l);
+		}
+		return total;
+	}
 	for (uint64_t b = 0; b < f->nslots; b++)
 	{
 		double		x = block_popcount(f->data + b * BLOOM_BLOCK_BYTES);
@@ -573,7 +696,8 @@ bloom_estimate_items(const BloomFilter *f)
 
 /*
  * The rate at which a random absent key is reported present, for the bits
- * as they are now: the mean over blocks of (X/B)^k.
+ * as they are now: the mean over blocks of (X/B)^k.  A scalable filter
+ * reports a key when any layer does: 1 - prod(1 - rate of layer i).
  */
 double
 bloom_estimate_fpr(const BloomFilter *f)
@@ -581,6 +705,19 @@ bloom_estimate_fpr(const BloomFilter *f)
 	const double B = BLOOM_BLOCK_BITS;
 	double		total = 0.0;
 
+	if (f->kind == BLOOM_KIND_SCALABLE)
+	{
+		double		none = 1.0;
+
+		for (int i = 0; i < (int) f->nslots; i++)
+		{
+			BloomFilter l;
+
+			bloom_layer_view(f, i, &l);
+			none *= 1.0 - bloom_estimate_fpr(&l);
+		}
+		return 1.0 - none;
+	}
 	for (uint64_t b = 0; b < f->nslots; b++)
 	{
 		double		x = block_popcount(f->data + b * BLOOM_BLOCK_BYTES);
@@ -728,4 +865,260 @@ bloom_unique_u64(uint64_t *a, size_t n)
 		if (out == 0 || a[i] != a[out - 1])
 			a[out++] = a[i];
 	return out;
+}
+
+/* ---------------------------------------------------------------------
+ * Scalable filters (kind 4)
+ *
+ * Almeida et al. 2007 grow a filter by layers of geometrically growing
+ * capacity with rates tightened by a geometric ratio r, p_i = p_0 r^i, so
+ * that the sum of the layers' rates, an upper bound of the filter's rate,
+ * stays under the target.  RedisBloom uses r = 1/2, which builds the first
+ * layer at half the target rate.  We tighten by a power instead:
+ *
+ *		p_i = P (i + 1)^-1.5 / H,	H = sum of j^-1.5 for j = 1..32,
+ *
+ * so that the sum over all 32 layers a filter may have is exactly P.  The
+ * first layer gets P / 2.26 (RedisBloom's: P / 2), but later layers are
+ * tightened far less than by halving (layer 6: P / 40 instead of P / 128),
+ * and large layers dominate the bits of a grown filter.  At 1% the first
+ * layer costs 1.20x a fixed filter's bits (halving: 1.16x), and a filter
+ * grown 100x with expansion 2 costs 2.42x the bits of a filter sized for
+ * its keys (halving: 2.69x).  docs/SCALABLE.md has the comparison.
+ * ---------------------------------------------------------------------
+ */
+
+static double
+schedule_norm(void)
+{
+	double		h = 0.0;
+
+	/* in this order, with sqrt only: the same on every IEEE 754 platform */
+	for (int j = BLOOM_MAX_LAYERS; j >= 1; j--)
+		h += 1.0 / ((double) j * sqrt((double) j));
+	return h;
+}
+
+double
+bloom_layer_fpr(double target, int layer)
+{
+	double		j = (double) (layer + 1);
+
+	return target / (j * sqrt(j)) / schedule_norm();
+}
+
+bool
+bloom_scalable_fpr_valid(double fpr)
+{
+	return bloom_fpr_valid(fpr) && fpr >= BLOOM_MIN_SCALABLE_FPR;
+}
+
+size_t
+bloom_scalable_size(uint64_t nlayers, uint64_t total_blocks)
+{
+	return BLOOM_HEADER_SIZE + nlayers * BLOOM_LAYER_DESC_SIZE +
+		total_blocks * BLOOM_BLOCK_BYTES;
+}
+
+uint64_t
+bloom_scalable_blocks(const BloomFilter *f)
+{
+	uint64_t	total = 0;
+
+	for (uint64_t i = 0; i < f->nslots; i++)
+		total += f->layers[i].nblocks;
+	return total;
+}
+
+static void
+scalable_header(BloomFilter *f, uint8_t *buf, uint64_t nlayers)
+{
+	f->version = BLOOM_FORMAT_VERSION_2;
+	f->kind = BLOOM_KIND_SCALABLE;
+	f->k = 0;
+	f->block_log2 = BLOOM_BLOCK_LOG2;
+	f->flags = 0;
+	f->nslots = nlayers;
+	f->data = buf + BLOOM_HEADER_SIZE;
+}
+
+/* Sets the layers' bit pointers of f, whose descriptors are filled in */
+static void
+scalable_point(BloomFilter *f)
+{
+	uint8_t    *bits = f->data + f->nslots * BLOOM_LAYER_DESC_SIZE;
+
+	for (uint64_t i = 0; i < f->nslots; i++)
+	{
+		f->layers[i].data = bits;
+		bits += f->layers[i].nblocks * BLOOM_BLOCK_BYTES;
+	}
+}
+
+/*
+ * Writes an empty scalable filter with one layer of nblocks blocks and k
+ * hashes (planned for bloom_layer_fpr(fpr, 0)) into buf
+ * (bloom_scalable_size(1, nblocks) bytes).
+ */
+void
+bloom_init_scalable(uint8_t *buf, uint64_t capacity, double fpr,
+					unsigned expansion, uint64_t seed, uint64_t nblocks, int k)
+{
+	BloomFilter f;
+
+	init_common(&f, buf, BLOOM_KIND_SCALABLE, 1, capacity, fpr, seed);
+	scalable_header(&f, buf, 1);
+	f.nused = expansion;
+	f.layers[0].nblocks = nblocks;
+	f.layers[0].capacity = capacity;
+	f.layers[0].nitems = 0;
+	f.layers[0].k = k;
+	bloom_write_header(buf, &f);
+	memset(buf + bloom_scalable_size(1, 0), 0, (size_t) nblocks * BLOOM_BLOCK_BYTES);
+}
+
+/*
+ * Writes the blocked filter b, planned for bloom_layer_fpr(target, 0), as
+ * the only layer of a scalable filter into buf
+ * (bloom_scalable_size(1, b->nslots) bytes).
+ */
+void
+bloom_scalable_from_blocked(uint8_t *buf, const BloomFilter *b, double target,
+							unsigned expansion)
+{
+	BloomFilter f = *b;
+
+	scalable_header(&f, buf, 1);
+	f.fpr = target;
+	f.nused = expansion;
+	f.layers[0].nblocks = b->nslots;
+	f.layers[0].capacity = b->capacity;
+	f.layers[0].nitems = b->nitems;
+	f.layers[0].k = b->k;
+	bloom_write_header(buf, &f);
+	memmove(buf + bloom_scalable_size(1, 0), b->data, (size_t) b->nslots * BLOOM_BLOCK_BYTES);
+}
+
+/*
+ * Plans the layer that would come after f's newest: its capacity, blocks
+ * and (in plan) hashes.  BLOOM_E_CAPACITY when the filter has its most
+ * layers or the result would not fit in the largest value.
+ */
+BloomStatus
+bloom_scalable_next_layer(const BloomFilter *f, BloomPlan *plan,
+						  uint64_t *capacity, uint64_t *nblocks)
+{
+	uint64_t	n = f->nslots;
+	uint64_t	last = f->layers[n - 1].capacity;
+
+	if (n >= BLOOM_MAX_LAYERS || last > UINT64_MAX / f->nused)
+		return BLOOM_E_CAPACITY;
+	*capacity = last * f->nused;
+	if (bloom_plan(bloom_layer_fpr(f->fpr, (int) n), plan) != BLOOM_OK)
+		return BLOOM_E_PARAMS;
+	if (bloom_plan_size(plan, *capacity, nblocks) != BLOOM_OK)
+		return BLOOM_E_CAPACITY;
+	if (bloom_scalable_size(n + 1, bloom_scalable_blocks(f) + *nblocks) > BLOOM_MAX_BYTES)
+		return BLOOM_E_CAPACITY;
+	return BLOOM_OK;
+}
+
+/*
+ * Writes f with a new, empty newest layer into buf, which holds
+ * bloom_scalable_size(f->nslots + 1, bloom_scalable_blocks(f) + nblocks)
+ * bytes and does not overlap f.
+ */
+void
+bloom_scalable_append_layer(uint8_t *buf, const BloomFilter *f,
+							uint64_t capacity, uint64_t nblocks, int k)
+{
+	BloomFilter g = *f;
+	uint64_t	n = f->nslots;
+	uint64_t	old = bloom_scalable_blocks(f) * BLOOM_BLOCK_BYTES;
+
+	scalable_header(&g, buf, n + 1);
+	g.layers[n].nblocks = nblocks;
+	g.layers[n].capacity = capacity;
+	g.layers[n].nitems = 0;
+	g.layers[n].k = k;
+	scalable_point(&g);
+	bloom_write_header(buf, &g);
+	memcpy(g.layers[0].data, f->layers[0].data, old);
+	memset(g.layers[n].data, 0, nblocks * BLOOM_BLOCK_BYTES);
+}
+
+/* Layer i of the scalable filter f, as a blocked filter (read only) */
+void
+bloom_layer_view(const BloomFilter *f, int i, BloomFilter *out)
+{
+	const BloomLayer *l = &f->layers[i];
+
+	out->version = BLOOM_FORMAT_VERSION;
+	out->kind = BLOOM_KIND_BLOCKED;
+	out->hash = f->hash;
+	out->key_class = f->key_class;
+	out->key_type = f->key_type;
+	out->k = (uint8_t) l->k;
+	out->block_log2 = BLOOM_BLOCK_LOG2;
+	out->flags = 0;
+	out->seed = f->seed;
+	out->capacity = l->capacity;
+	out->fpr = bloom_layer_fpr(f->fpr, i);
+	out->nitems = l->nitems;
+	out->nslots = l->nblocks;
+	out->nused = 0;
+	out->data = l->data;
+}
+
+static const BloomFilter *
+more_layers(const BloomFilter *a, const BloomFilter *b)
+{
+	return a->nslots >= b->nslots ? a : b;
+}
+
+/* Bytes of the union of compatible scalable filters a and b */
+size_t
+bloom_scalable_union_size(const BloomFilter *a, const BloomFilter *b)
+{
+	return bloom_scalable_size(more_layers(a, b)->nslots,
+							   bloom_scalable_blocks(more_layers(a, b)));
+}
+
+/*
+ * Writes the union of compatible scalable filters a and b into buf
+ * (bloom_scalable_union_size bytes, overlapping neither): layer i of the
+ * result is the union of their layers i.  A key is in some layer of a or
+ * of b, so the union has no false negatives; the layers' counts add up, so
+ * a layer holding more keys than its capacity shows in the estimates.
+ */
+void
+bloom_scalable_union(uint8_t *buf, const BloomFilter *a, const BloomFilter *b)
+{
+	const BloomFilter *big = more_layers(a, b);
+	const BloomFilter *small = big == a ? b : a;
+	BloomFilter g = *big;
+
+	scalable_header(&g, buf, big->nslots);
+	if (g.key_class == BLOOM_KEY_NONE)
+	{
+		g.key_class = small->key_class;
+		g.key_type = small->key_type;
+	}
+	g.nitems = 0;
+	for (uint64_t i = 0; i < g.nslots; i++)
+	{
+		if (i < small->nslots)
+			g.layers[i].nitems = small->layers[i].nitems >
+				UINT64_MAX - big->layers[i].nitems ? UINT64_MAX :
+				small->layers[i].nitems + big->layers[i].nitems;
+		g.nitems = g.layers[i].nitems > UINT64_MAX - g.nitems ? UINT64_MAX :
+			g.nitems + g.layers[i].nitems;
+	}
+	scalable_point(&g);
+	bloom_write_header(buf, &g);
+	memcpy(g.layers[0].data, big->layers[0].data,
+		   bloom_scalable_blocks(big) * BLOOM_BLOCK_BYTES);
+	for (uint64_t i = 0; i < small->nslots; i++)
+		bloom_union_bits(g.layers[i].data, small->layers[i].data,
+						 small->layers[i].nblocks * BLOOM_BLOCK_BYTES);
 }

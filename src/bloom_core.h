@@ -13,25 +13,31 @@
  *
  *	off size field
  *	  0   4  magic "BLMF"
- *	  4   1  format version (1)
+ *	  4   1  format version (1; 2 for values that use kind 4 or flags)
  *	  5   1  kind: 1 = blocked Bloom filter, 2 = hash list (aggregate state),
- *			 3 = blocked filter with pending hashes (aggregate state)
+ *			 3 = blocked filter with pending hashes (aggregate state),
+ *			 4 = scalable filter (layers of blocked filters)
  *	  6   1  hash algorithm: 1 = XXH3-64 with seed
  *	  7   1  key class (BloomKeyClass)
  *	  8   4  key type tag (class "other" only, else 0)
- *	 12   1  hashes per key k (kind 1: 1..32; kind 2: 0)
- *	 13   1  log2 of block size in bits (kind 1: 9; kind 2: 0)
- *	 14   2  flags (must be 0 in version 1)
+ *	 12   1  hashes per key k (kinds 1, 3: 1..32; kinds 2, 4: 0)
+ *	 13   1  log2 of block size in bits (kinds 1, 3, 4: 9; kind 2: 0)
+ *	 14   2  flags (0 in version 1; version 2: kind 1 may have NONSCALING,
+ *			 kind 3 SCALABLE_STATE)
  *	 16   8  hash seed
- *	 24   8  capacity (kind 1: >= 1; kind 2: 0)
+ *	 24   8  capacity (kinds 1, 3: >= 1; kind 2: 0; kind 4: of the first layer)
  *	 32   8  target false-positive rate (IEEE 754 binary64)
- *	 40   8  items added (counting repeats)
- *	 48   8  kinds 1, 3: number of 64-byte blocks; kind 2: hash slots
+ *	 40   8  items added (counting repeats; kind 4 and NONSCALING: keys
+ *			 that were not already present)
+ *	 48   8  kinds 1, 3: number of 64-byte blocks; kind 2: hash slots;
+ *			 kind 4: number of layers (1..32)
  *	 56   8  kind 1: 0 (reserved); kind 2: hash slots in use; kind 3:
- *			 pending hashes (at most 256)
+ *			 pending hashes (at most 256); kind 4: expansion (1..16)
  *	 64   -  kind 1: blocks * 64 bytes of bits; kind 2: slots * 8 bytes;
  *			 kind 3: blocks * 64 bytes of bits, then 256 * 8 bytes of
- *			 pending hashes
+ *			 pending hashes; kind 4: one 32-byte descriptor per layer
+ *			 (blocks 8, capacity 8, items 8, k 1, 7 zero bytes), then
+ *			 each layer's blocks * 64 bytes of bits, oldest first
  *
  *-------------------------------------------------------------------------
  */
@@ -51,12 +57,28 @@
 #define BLOOM_MAGIC_2			'M'
 #define BLOOM_MAGIC_3			'F'
 #define BLOOM_FORMAT_VERSION	1
+#define BLOOM_FORMAT_VERSION_2	2	/* kind 4, flags */
 #define BLOOM_HEADER_SIZE		64
 
 #define BLOOM_KIND_BLOCKED		1
 #define BLOOM_KIND_HASHLIST		2
 #define BLOOM_KIND_BUFFERED		3
+#define BLOOM_KIND_SCALABLE		4
 #define BLOOM_PENDING_SLOTS		256
+
+/* flags (version 2) */
+#define BLOOM_FLAG_NONSCALING	0x0001	/* kind 1: adds past capacity are refused */
+#define BLOOM_FLAG_SCALABLE_STATE 0x0002	/* kind 3: sized as the first layer
+											 * of a scalable filter */
+
+/* scalable filters */
+#define BLOOM_MAX_LAYERS		32
+#define BLOOM_MAX_EXPANSION		16
+#define BLOOM_DEFAULT_EXPANSION	2
+#define BLOOM_CREATE_CAPACITY	1000	/* first layer of create-on-add */
+#define BLOOM_LAYER_DESC_SIZE	32
+/* the last layer's rate, target / 409, must be a rate the sizing accepts */
+#define BLOOM_MIN_SCALABLE_FPR	1e-9
 
 #define BLOOM_HASH_XXH3_64		1
 
@@ -113,6 +135,16 @@ typedef enum BloomStatus
 	BLOOM_E_MISMATCH			/* two filters differ */
 } BloomStatus;
 
+/* One layer of a scalable filter, decoded */
+typedef struct BloomLayer
+{
+	uint64_t	nblocks;
+	uint64_t	capacity;
+	uint64_t	nitems;
+	int			k;
+	uint8_t    *data;			/* its bits */
+} BloomLayer;
+
 /* A decoded header; bits points into the value it was decoded from. */
 typedef struct BloomFilter
 {
@@ -128,9 +160,11 @@ typedef struct BloomFilter
 	uint64_t	capacity;
 	double		fpr;
 	uint64_t	nitems;
-	uint64_t	nslots;			/* blocks (kind 1) or hash slots (kind 2) */
-	uint64_t	nused;			/* kind 2: slots in use */
+	uint64_t	nslots;			/* blocks (kind 1), hash slots (kind 2),
+								 * layers (kind 4) */
+	uint64_t	nused;			/* kind 2: slots in use; kind 4: expansion */
 	uint8_t    *data;			/* payload after the header */
+	BloomLayer	layers[BLOOM_MAX_LAYERS];	/* kind 4: nslots of them */
 } BloomFilter;
 
 /* Sizing plan: hashes per key and the most keys a block may hold */
@@ -164,6 +198,26 @@ extern void bloom_write_header(uint8_t *buf, const BloomFilter *f);
 extern const char *bloom_status_message(BloomStatus st);
 
 /* blocked filter operations (insert and contains are inline, below) */
+/* scalable filters (kind 4) */
+extern double bloom_layer_fpr(double target, int layer);
+extern bool bloom_scalable_fpr_valid(double fpr);
+extern size_t bloom_scalable_size(uint64_t nlayers, uint64_t total_blocks);
+extern uint64_t bloom_scalable_blocks(const BloomFilter *f);
+extern void bloom_init_scalable(uint8_t *buf, uint64_t capacity, double fpr,
+								unsigned expansion, uint64_t seed,
+								uint64_t nblocks, int k);
+extern void bloom_scalable_from_blocked(uint8_t *buf, const BloomFilter *b,
+										double target, unsigned expansion);
+extern BloomStatus bloom_scalable_next_layer(const BloomFilter *f,
+											 BloomPlan *plan,
+											 uint64_t *capacity, uint64_t *nblocks);
+extern void bloom_scalable_append_layer(uint8_t *buf, const BloomFilter *f,
+										uint64_t capacity, uint64_t nblocks, int k);
+extern void bloom_layer_view(const BloomFilter *f, int i, BloomFilter *out);
+extern size_t bloom_scalable_union_size(const BloomFilter *a, const BloomFilter *b);
+extern void bloom_scalable_union(uint8_t *buf, const BloomFilter *a,
+								 const BloomFilter *b);
+
 extern BloomStatus bloom_compatible(const BloomFilter *a, const BloomFilter *b,
 									const char **what);
 extern void bloom_union_bits(uint8_t *dst, const uint8_t *src, uint64_t nbytes);
@@ -343,6 +397,92 @@ bloom_contains_hash(const BloomFilter *f, uint64_t h)
 		ok &= (unsigned) blk[bit >> 3] >> (bit & 7);
 	}
 	return (ok & 1) != 0;
+}
+
+/*
+ * Scalable filters (Almeida, Baquero, Preguica and Hutchison, "Scalable
+ * Bloom Filters", Information Processing Letters 101(6), 2007): a key may
+ * sit in any layer.  Every layer takes the key's bit positions from the
+ * same sequence (the top bits of h times the odd constant, again and
+ * again), so the positions are computed once for the layer with the most
+ * hashes.  The blocks of every layer are prefetched first, so that their
+ * cache misses overlap, then tested oldest (smallest) layer first: the
+ * small layers are likely in cache, and the misses of the large ones have
+ * the longest time to arrive (docs/SCALABLE.md has the measurements).
+ */
+static inline bool
+bloom_scalable_contains(const BloomFilter *f, uint64_t h)
+{
+	const uint8_t *blk[BLOOM_MAX_LAYERS];
+	unsigned	bits[BLOOM_MAX_HASHES];
+	int			n = (int) f->nslots;
+	int			kmax = 0;
+	uint64_t	x = h;
+
+	for (int i = 0; i < n; i++)
+	{
+		blk[i] = f->layers[i].data +
+			bloom_mulhi64(h, f->layers[i].nblocks) * BLOOM_BLOCK_BYTES;
+		__builtin_prefetch(blk[i]);
+		if (f->layers[i].k > kmax)
+			kmax = f->layers[i].k;
+	}
+	for (int j = 0; j < kmax; j++)
+	{
+		x *= BLOOM_PROBE_MUL;
+		bits[j] = (unsigned) (x >> (64 - BLOOM_BLOCK_LOG2));
+	}
+	for (int i = 0; i < n; i++)
+	{
+		unsigned	ok = 1;
+
+		for (int j = 0; j < f->layers[i].k; j++)
+			ok &= (unsigned) blk[i][bits[j] >> 3] >> (bits[j] & 7);
+		if (ok & 1)
+			return true;
+	}
+	return false;
+}
+
+/* Any filter with bits (kinds 1 and 4) */
+static inline bool
+bloom_filter_contains(const BloomFilter *f, uint64_t h)
+{
+	if (f->kind == BLOOM_KIND_SCALABLE)
+		return bloom_scalable_contains(f, h);
+	return bloom_contains_hash(f, h);
+}
+
+/*
+ * Inserts h into the newest layer, which the caller has made sure has
+ * room, and counts it; the caller writes the header back.
+ */
+static inline void
+bloom_scalable_insert(BloomFilter *f, uint64_t h)
+{
+	BloomLayer *l = &f->layers[f->nslots - 1];
+	uint8_t    *blk = l->data + bloom_mulhi64(h, l->nblocks) * BLOOM_BLOCK_BYTES;
+	uint64_t	x = h;
+
+	for (int i = 0; i < l->k; i++)
+	{
+		unsigned	bit;
+
+		x *= BLOOM_PROBE_MUL;
+		bit = (unsigned) (x >> (64 - BLOOM_BLOCK_LOG2));
+		blk[bit >> 3] |= (uint8_t) (1u << (bit & 7));
+	}
+	l->nitems++;
+	if (f->nitems < UINT64_MAX)
+		f->nitems++;
+}
+
+static inline bool
+bloom_scalable_full(const BloomFilter *f)
+{
+	const BloomLayer *l = &f->layers[f->nslots - 1];
+
+	return l->nitems >= l->capacity;
 }
 
 #endif							/* BLOOM_CORE_H */

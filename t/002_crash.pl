@@ -55,11 +55,11 @@ sub check_state
 	ok($committed > 200, "$what: some adds committed ($committed)");
 	is( $node->safe_psql(
 			'postgres', q{
-		SELECT (bloom_info(f)).items = (SELECT count(*) FROM added),
+		SELECT (bloom_info(f)).items BETWEEN (SELECT count(*) - 5 FROM added) AND (SELECT count(*) FROM added),
 		       (SELECT count(*) FROM added a WHERE NOT bloom_contains(f, a.k))
 		  FROM filters WHERE id = 1}),
 		't|0',
-		"$what: item count equals committed adds, every committed key found");
+		"$what: item count follows committed adds (a key that is maybe present already is not counted), every committed key found");
 	is($node->safe_psql('postgres', 'SELECT f::text::bloomfilter = f FROM filters'),
 		't', "$what: the value reads and round-trips");
 }

@@ -15,6 +15,7 @@ $node->safe_psql('src', q{
 	CREATE EXTENSION bloomtype;
 	CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy');
 	CREATE AGGREGATE partial_bloom(bigint) (SFUNC = bloom_agg_trans, STYPE = bloomfilter);
+	CREATE AGGREGATE partial_bloom(bigint, bigint, float8) (SFUNC = bloom_agg_trans, STYPE = bloomfilter);
 	CREATE TABLE filters (id int PRIMARY KEY, what text, f bloomfilter);
 	INSERT INTO filters VALUES
 	  (1, 'empty', bloom_empty(1)),
@@ -29,8 +30,12 @@ $node->safe_psql('src', q{
 	  (10, 'toasted 12 MB auto', (SELECT bloom_agg(g) FROM generate_series(1, 10000000, 1) g)),
 	  (11, 'hash list state', (SELECT partial_bloom(g) FROM generate_series(1, 1000) g)),
 	  (12, 'empty of no size', (SELECT bloom_agg(g) FROM generate_series(1, 0) g)),
-	  (13, 'tiny rate', bloom_add(bloom_empty(100, 1e-12), 1)),
-	  (14, 'NULL', NULL);
+	  (13, 'tiny rate', bloom_add(bloom_empty(100, 1e-12, 0), 1)),
+	  (14, 'NULL', NULL),
+	  (15, 'scalable, 7 layers', bloom_add_all(bloom_empty(100), ARRAY(SELECT generate_series(1, 10000)))),
+	  (16, 'fixed, expansion 0', bloom_add(bloom_empty(100, 0.01, 0), 'x'::text)),
+	  (17, 'fixed-capacity state', (SELECT partial_bloom(g, 1000, 0.01) FROM generate_series(1, 100) g)),
+	  (18, 'version 1.0 filter', set_byte(set_byte(bloom_add(bloom_empty(100, 0.01, 0), 1)::bytea, 4, 1), 14, 0)::bloomfilter);
 });
 my $digest = q{SELECT string_agg(id || ':' || what || ':' || coalesce(md5(f::bytea), 'null'), ',' ORDER BY id) FROM filters};
 my $before = $node->safe_psql('src', $digest);

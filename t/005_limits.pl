@@ -14,14 +14,14 @@ $node->start;
 $node->safe_psql('postgres', 'CREATE DATABASE src');
 $node->safe_psql('src', 'CREATE EXTENSION bloomtype');
 
-my $max = 429577369;    # the largest capacity at 1% (bloom_empty's hint says so)
-my ($ret, $out, $err) = $node->psql('src', "SELECT bloom_empty($max + 1, 0.01)");
+my $max = 429577369;    # the largest fixed capacity at 1% (bloom_empty's hint says so)
+my ($ret, $out, $err) = $node->psql('src', "SELECT bloom_empty($max + 1, 0.01, 0)");
 isnt($ret, 0, 'one step larger fails');
 like($err, qr/largest capacity that fits at this rate is $max/, 'and names the largest capacity');
 
 $node->safe_psql('src', qq{
 	CREATE TABLE big (id int, f bloomfilter);
-	INSERT INTO big VALUES (1, bloom_add(bloom_empty($max, 0.01), 42));
+	INSERT INTO big VALUES (1, bloom_add(bloom_empty($max, 0.01, 0), 42));
 });
 is( $node->safe_psql('src', q{
 	SELECT bytes, bytes <= 512 * 1024 * 1024, bloom_contains(f, 42), bloom_contains(f, 43)

@@ -29,13 +29,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (bloom_decode(copy, size, &f) != BLOOM_OK || f.nused != 0)
 				abort();
 		}
-		if (bloom_has_bits(&f))
+		if (bloom_has_bits(&f) || f.kind == BLOOM_KIND_SCALABLE)
 		{
 			(void) bloom_bits_set(&f);
 			(void) bloom_estimate_items(&f);
 			(void) bloom_estimate_fpr(&f);
 			for (int64_t i = 0; i < 64; i++)
-				(void) bloom_contains_hash(&f, bloom_hash_int64(f.seed, i));
+				(void) bloom_filter_contains(&f, bloom_hash_int64(f.seed, i));
 		}
 		else
 		{

@@ -52,6 +52,60 @@ blocked(uint64_t capacity, double fpr, int nkeys, size_t *len)
 	return buf;
 }
 
+/* A scalable filter of capacity/fpr/expansion with nkeys added */
+static uint8_t *
+scalable(uint64_t capacity, double fpr, unsigned expansion, int nkeys, size_t *len)
+{
+	BloomPlan	plan;
+	BloomFilter f;
+	uint64_t	nb;
+	uint8_t    *buf;
+
+	bloom_plan(bloom_layer_fpr(fpr, 0), &plan);
+	bloom_plan_size(&plan, capacity, &nb);
+	*len = bloom_scalable_size(1, nb);
+	buf = malloc(*len);
+	bloom_init_scalable(buf, capacity, fpr, expansion, 0, nb, plan.k);
+	bloom_decode(buf, *len, &f);
+	for (int i = 0; i < nkeys; i++)
+	{
+		uint64_t	h = bloom_hash_int64(0, i);
+
+		if (bloom_scalable_contains(&f, h))
+			continue;
+		if (bloom_scalable_full(&f))
+		{
+			uint64_t	cap;
+			uint8_t    *nbuf;
+
+			bloom_scalable_next_layer(&f, &plan, &cap, &nb);
+			*len = bloom_scalable_size(f.nslots + 1, bloom_scalable_blocks(&f) + nb);
+			nbuf = malloc(*len);
+			bloom_scalable_append_layer(nbuf, &f, cap, nb, plan.k);
+			free(buf);
+			buf = nbuf;
+			bloom_decode(buf, *len, &f);
+		}
+		bloom_scalable_insert(&f, h);
+	}
+	if (nkeys)
+		f.key_class = BLOOM_KEY_INTEGER;
+	bloom_write_header(buf, &f);
+	return buf;
+}
+
+/* The scalable harness's input: a count of keys to add, then the value */
+static void
+put_scalable(const char *name, int nadds, const uint8_t *v, size_t len)
+{
+	uint8_t    *m = malloc(len + 1);
+
+	m[0] = (uint8_t) nadds;
+	memcpy(m + 1, v, len);
+	put("scalable", name, m, len + 1);
+	free(m);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -131,6 +185,50 @@ main(int argc, char **argv)
 		bloom_write_header(b, &f);
 		put("decode", "buffered", b, blen);
 		free(b);
+	}
+
+	/* scalable filters: one, two and three layers, and near-valid ones */
+	{
+		static const struct
+		{
+			const char *name;
+			uint64_t	capacity;
+			unsigned	expansion;
+			int			nkeys;
+		}			sc[] = {
+			{"scalable-empty", 10, 2, 0},
+			{"scalable-2-layers", 10, 2, 15},
+			{"scalable-3-layers-x4", 4, 4, 40},
+			{"scalable-x1", 2, 1, 9},
+		};
+
+		for (int i = 0; i < 4; i++)
+		{
+			uint8_t    *s = scalable(sc[i].capacity, 0.01, sc[i].expansion, sc[i].nkeys, &len);
+
+			put("decode", sc[i].name, s, len);
+			put_scalable(sc[i].name, 60, s, len);
+			if (i == 1)
+			{
+				/* each header and descriptor byte changed, truncations */
+				m = malloc(len);
+				for (size_t off = 0; off < BLOOM_HEADER_SIZE + 2 * BLOOM_LAYER_DESC_SIZE; off++)
+				{
+					memcpy(m, s, len);
+					m[off] ^= 0x81;
+					snprintf(name, sizeof(name), "scalable-flip-%03zu", off);
+					put("decode", name, m, len);
+					put_scalable(name, 20, m, len);
+				}
+				for (size_t cut = 0; cut < len; cut += 17)
+				{
+					snprintf(name, sizeof(name), "scalable-cut-%03zu", cut);
+					put("decode", name, s, cut);
+				}
+				free(m);
+			}
+			free(s);
+		}
 	}
 
 	/* setops: two compatible values, two incompatible ones */

@@ -286,7 +286,8 @@ test_decode_validation(void **state)
 
 	CHECK_FIELD(0, 'X', BLOOM_E_MAGIC);
 	CHECK_FIELD(3, 'G', BLOOM_E_MAGIC);
-	CHECK_FIELD(4, 2, BLOOM_E_VERSION);
+	CHECK_FIELD(4, 2, BLOOM_E_FLAGS);	/* version 2 of kind 1 needs its flag */
+	CHECK_FIELD(4, 3, BLOOM_E_VERSION);
 	CHECK_FIELD(4, 0, BLOOM_E_VERSION);
 	CHECK_FIELD(5, 0, BLOOM_E_KIND);
 	CHECK_FIELD(5, 9, BLOOM_E_KIND);
@@ -524,6 +525,248 @@ test_estimate_distinct(void **state)
 	}
 }
 
+
+/* ---------------------------------------------------------------------
+ * Scalable filters
+ * ---------------------------------------------------------------------
+ */
+
+/* A scalable filter for (capacity, fpr, expansion), grown by n keys */
+typedef struct Grown
+{
+	uint8_t    *buf;
+	size_t		len;
+	BloomFilter f;
+} Grown;
+
+static void
+grow_new(Grown *g, uint64_t capacity, double fpr, unsigned expansion)
+{
+	BloomPlan	plan;
+	uint64_t	nb;
+
+	assert_int_equal(bloom_plan(bloom_layer_fpr(fpr, 0), &plan), BLOOM_OK);
+	assert_int_equal(bloom_plan_size(&plan, capacity, &nb), BLOOM_OK);
+	g->len = bloom_scalable_size(1, nb);
+	g->buf = malloc(g->len);
+	bloom_init_scalable(g->buf, capacity, fpr, expansion, 0, nb, plan.k);
+	assert_int_equal(bloom_decode(g->buf, g->len, &g->f), BLOOM_OK);
+}
+
+static BloomStatus
+grow_add(Grown *g, uint64_t h)
+{
+	if (bloom_scalable_contains(&g->f, h))
+		return BLOOM_OK;
+	if (bloom_scalable_full(&g->f))
+	{
+		BloomPlan	plan;
+		uint64_t	cap,
+					nb;
+		BloomStatus st = bloom_scalable_next_layer(&g->f, &plan, &cap, &nb);
+		size_t		len;
+		uint8_t    *buf;
+
+		if (st != BLOOM_OK)
+			return st;
+		len = bloom_scalable_size(g->f.nslots + 1, bloom_scalable_blocks(&g->f) + nb);
+		buf = malloc(len);
+		bloom_scalable_append_layer(buf, &g->f, cap, nb, plan.k);
+		free(g->buf);
+		g->buf = buf;
+		g->len = len;
+		assert_int_equal(bloom_decode(g->buf, g->len, &g->f), BLOOM_OK);
+	}
+	bloom_scalable_insert(&g->f, h);
+	bloom_write_header(g->buf, &g->f);
+	return BLOOM_OK;
+}
+
+/* The schedule: rates fall as (i+1)^-1.5 and sum to the target over 32 layers */
+static void
+test_schedule(void **state)
+{
+	double		sum = 0.0;
+
+	(void) state;
+	for (int i = 0; i < BLOOM_MAX_LAYERS; i++)
+	{
+		sum += bloom_layer_fpr(0.01, i);
+		if (i > 0)
+			assert_true(bloom_layer_fpr(0.01, i) < bloom_layer_fpr(0.01, i - 1));
+	}
+	assert_true(sum <= 0.01 * (1 + 1e-12));
+	assert_true(sum >= 0.01 * (1 - 1e-12));
+	/* golden: the first and last layers' shares */
+	assert_true(fabs(bloom_layer_fpr(0.01, 0) - 0.00442172) < 1e-8);
+	assert_true(bloom_layer_fpr(BLOOM_MIN_SCALABLE_FPR, BLOOM_MAX_LAYERS - 1) >= BLOOM_MIN_FPR);
+	assert_false(bloom_scalable_fpr_valid(BLOOM_MIN_SCALABLE_FPR / 2));
+}
+
+/*
+ * Grown to 100x: no false negatives, measured rate at or under the
+ * target, at most 2.5x the bits of a filter sized for the keys, and a
+ * first layer at most 1.25x a fixed filter (at 1% and 0.1%).
+ */
+static void
+test_scalable_growth(void **state)
+{
+	const double rates[] = {0.01, 0.001};
+
+	(void) state;
+	for (int r = 0; r < 2; r++)
+	{
+		double		fpr = rates[r];
+		Grown		g;
+		BloomPlan	fixed;
+		uint64_t	nb_fixed,
+					nb_first,
+					nb_exact,
+					fp = 0;
+		const uint64_t n = 100000,
+					probes = 2000000;
+
+		grow_new(&g, 1000, fpr, 2);
+		nb_first = g.f.layers[0].nblocks;
+		for (uint64_t i = 0; i < n; i++)
+			assert_int_equal(grow_add(&g, bloom_hash_int64(7, (int64_t) i)), BLOOM_OK);
+		assert_int_equal(g.f.nslots, 7);
+		for (uint64_t i = 0; i < n; i++)
+			assert_true(bloom_scalable_contains(&g.f, bloom_hash_int64(7, (int64_t) i)));
+		for (uint64_t i = 0; i < probes; i++)
+			fp += bloom_scalable_contains(&g.f, bloom_hash_int64(7, -1 - (int64_t) i));
+		print_message("scalable fpr %g: measured %.5f, estimated %.5f\n", fpr,
+					  (double) fp / probes, bloom_estimate_fpr(&g.f));
+		assert_true((double) fp / probes <= fpr);
+		assert_true(fabs(bloom_estimate_fpr(&g.f) - (double) fp / probes) < fpr * 0.1);
+
+		assert_int_equal(bloom_plan(fpr, &fixed), BLOOM_OK);
+		assert_int_equal(bloom_plan_size(&fixed, 1000, &nb_fixed), BLOOM_OK);
+		assert_int_equal(bloom_plan_size(&fixed, n, &nb_exact), BLOOM_OK);
+		assert_true(nb_first <= 1.25 * nb_fixed);
+		assert_true(bloom_scalable_blocks(&g.f) <= 2.5 * nb_exact);
+		free(g.buf);
+	}
+}
+
+/* The most layers, and capacities that would overflow, are refused */
+static void
+test_scalable_limits(void **state)
+{
+	Grown		g;
+	BloomPlan	plan;
+	uint64_t	cap,
+				nb;
+
+	(void) state;
+	grow_new(&g, 1, 0.01, 1);
+	for (uint64_t i = 0; i < 200 && g.f.nslots < BLOOM_MAX_LAYERS; i++)
+		assert_int_equal(grow_add(&g, bloom_hash_int64(0, (int64_t) i)), BLOOM_OK);
+	assert_int_equal(g.f.nslots, BLOOM_MAX_LAYERS);
+	while (!bloom_scalable_full(&g.f))
+		grow_add(&g, bloom_hash_int64(1, (int64_t) g.f.nitems));
+	assert_int_equal(bloom_scalable_next_layer(&g.f, &plan, &cap, &nb), BLOOM_E_CAPACITY);
+	free(g.buf);
+
+	/* a first layer so large that the second cannot fit in 512 MB */
+	grow_new(&g, 100000000, 0.01, 16);
+	assert_int_equal(bloom_scalable_next_layer(&g.f, &plan, &cap, &nb), BLOOM_E_CAPACITY);
+	free(g.buf);
+}
+
+/* Every field of a two-layer value is checked */
+static void
+test_scalable_decode(void **state)
+{
+	Grown		g;
+	BloomFilter h;
+	uint8_t    *copy;
+
+	(void) state;
+	grow_new(&g, 10, 0.01, 2);
+	for (uint64_t i = 0; i < 15; i++)
+		grow_add(&g, bloom_hash_int64(0, (int64_t) i));
+	assert_int_equal(g.f.nslots, 2);
+	copy = malloc(g.len + 8);
+#define SCHECK(off, val, expect) \
+	do { \
+		memcpy(copy, g.buf, g.len); \
+		copy[off] = (val); \
+		assert_int_equal(bloom_decode(copy, g.len, &h), expect); \
+	} while (0)
+	for (size_t cut = 0; cut < g.len; cut++)
+		assert_int_not_equal(bloom_decode(g.buf, cut, &h), BLOOM_OK);
+	SCHECK(4, 1, BLOOM_E_KIND);		/* kind 4 needs version 2 */
+	SCHECK(12, 1, BLOOM_E_GEOMETRY);
+	SCHECK(13, 8, BLOOM_E_GEOMETRY);
+	SCHECK(14, 1, BLOOM_E_FLAGS);
+	SCHECK(24, 11, BLOOM_E_PARAMS);		/* first layer's capacity differs */
+	SCHECK(40, 0, BLOOM_E_COUNT);		/* items do not add up */
+	SCHECK(48, 0, BLOOM_E_GEOMETRY);
+	SCHECK(48, 33, BLOOM_E_GEOMETRY);
+	SCHECK(48, 3, BLOOM_E_GEOMETRY);	/* bits read as a third descriptor */
+	SCHECK(48, 1, BLOOM_E_COUNT);
+	SCHECK(56, 0, BLOOM_E_PARAMS);
+	SCHECK(56, 17, BLOOM_E_PARAMS);
+	SCHECK(56, 3, BLOOM_E_PARAMS);		/* second layer's capacity disagrees */
+	SCHECK(64, 0, BLOOM_E_GEOMETRY);	/* layer 0: no blocks */
+	SCHECK(64, 2, BLOOM_E_LENGTH);
+	SCHECK(72, 9, BLOOM_E_PARAMS);
+	SCHECK(80, 0, BLOOM_E_COUNT);
+	SCHECK(88, 0, BLOOM_E_GEOMETRY);
+	SCHECK(88, 33, BLOOM_E_GEOMETRY);
+	SCHECK(89, 1, BLOOM_E_FLAGS);
+	SCHECK(95, 1, BLOOM_E_FLAGS);
+	SCHECK(96 + 24, 0, BLOOM_E_GEOMETRY);	/* layer 1: k 0 */
+	memcpy(copy, g.buf, g.len);
+	assert_int_equal(bloom_decode(copy, g.len + 1, &h), BLOOM_E_LENGTH);
+	free(copy);
+	free(g.buf);
+}
+
+/* Union layer by layer: every key of both, the layers of the larger */
+static void
+test_scalable_union(void **state)
+{
+	Grown		a,
+				b;
+	BloomFilter u;
+	const char *what;
+	size_t		len;
+	uint8_t    *buf;
+
+	(void) state;
+	grow_new(&a, 100, 0.01, 2);
+	grow_new(&b, 100, 0.01, 2);
+	for (uint64_t i = 0; i < 700; i++)
+		grow_add(&a, bloom_hash_int64(0, (int64_t) i));
+	for (uint64_t i = 1000; i < 1150; i++)
+		grow_add(&b, bloom_hash_int64(0, (int64_t) i));
+	assert_int_equal(bloom_compatible(&a.f, &b.f, &what), BLOOM_OK);
+	len = bloom_scalable_union_size(&b.f, &a.f);
+	buf = malloc(len);
+	bloom_scalable_union(buf, &b.f, &a.f);
+	assert_int_equal(bloom_decode(buf, len, &u), BLOOM_OK);
+	assert_int_equal(u.nslots, a.f.nslots);
+	assert_int_equal(u.nitems, a.f.nitems + b.f.nitems);
+	for (uint64_t i = 0; i < 700; i++)
+		assert_true(bloom_scalable_contains(&u, bloom_hash_int64(0, (int64_t) i)));
+	for (uint64_t i = 1000; i < 1150; i++)
+		assert_true(bloom_scalable_contains(&u, bloom_hash_int64(0, (int64_t) i)));
+	free(buf);
+
+	/* another expansion does not combine */
+	b.f.nused = 4;
+	assert_int_equal(bloom_compatible(&a.f, &b.f, &what), BLOOM_E_MISMATCH);
+	assert_string_equal(what, "expansion");
+	b.f.nused = 2;
+	b.f.layers[0].k++;
+	assert_int_equal(bloom_compatible(&a.f, &b.f, &what), BLOOM_E_MISMATCH);
+	assert_string_equal(what, "layer geometry");
+	free(a.buf);
+	free(b.buf);
+}
+
 int
 main(void)
 {
@@ -543,6 +786,11 @@ main(void)
 		cmocka_unit_test(test_union_intersection),
 		cmocka_unit_test(test_unique),
 		cmocka_unit_test(test_estimate_distinct),
+		cmocka_unit_test(test_schedule),
+		cmocka_unit_test(test_scalable_growth),
+		cmocka_unit_test(test_scalable_limits),
+		cmocka_unit_test(test_scalable_decode),
+		cmocka_unit_test(test_scalable_union),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
