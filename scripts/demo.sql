@@ -14,8 +14,8 @@ ANALYZE users;
 
 \echo '== 2. the filter: bloom_agg(user_id), auto-sized at the default 1% rate'
 CREATE TABLE filters AS SELECT 'users' AS name, bloom_agg(user_id) AS f FROM users;
-SELECT capacity, fpr AS target_fpr, hashes, items, estimated_items,
-       round(estimated_fpr::numeric, 5) AS estimated_fpr
+SELECT kind, capacity, fpr AS target_fpr, hashes, items, estimated_items,
+       round(estimated_fpr::numeric, 5) AS estimated_fpr, layers, expansion
   FROM filters, bloom_info(f);
 
 \echo '== 3. filter size vs index size'
@@ -47,8 +47,22 @@ SELECT count(*) AS requests,
              / nullif(count(*) FILTER (WHERE NOT present), 0), 3) AS measured_fpr_pct
   FROM checked;
 
-\echo '== 6. new users join the filter as they register'
+\echo '== 6. new users join the filter as they register: it grows a layer, and keeps its rate'
 UPDATE filters SET f = bloom_add(f, 4242424242::bigint) WHERE name = 'users';
 SELECT bloom_contains(f, 4242424242::bigint) AS new_user_found,
        bloom_contains(f, 4242424243::bigint) AS other_id_found
   FROM filters WHERE name = 'users';
+-- 300,000 more, in batches of 1,000 as an application would add them
+DO $$
+BEGIN
+  FOR b IN 0..299 LOOP
+    UPDATE filters SET f = bloom_add_all(f, ARRAY(SELECT 5000000000 + b * 1000 + g FROM generate_series(1, 1000) g))
+     WHERE name = 'users';
+  END LOOP;
+END $$;
+SELECT kind, capacity, items, layers, round(saturation::numeric, 3) AS saturation,
+       (SELECT count(*) FROM generate_series(1, 300000) g
+         WHERE NOT bloom_contains(f, 5000000000 + g)) AS false_negatives,
+       round(100.0 * (SELECT count(*) FROM generate_series(1, 200000) g
+                       WHERE bloom_contains(f, 9000000000 + g)) / 200000, 3) AS measured_fpr_pct
+  FROM filters, bloom_info(f) WHERE name = 'users';

@@ -176,5 +176,24 @@ SELECT why FROM shostile WHERE try_bloom(v) = 'accepted' ORDER BY why;
 -- the same value unharmed is accepted, and the backend is alive
 SELECT try_bloom(b) FROM sbase;
 
+-- 10. Hand-made aggregates over the support functions: a scalable or fixed
+-- filter as the initial state is added to by its own rule (it grows, or
+-- refuses); combining scalable states unites them
+CREATE FUNCTION make_agg(init bloomfilter, name text) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE format('CREATE AGGREGATE %I(bigint) (SFUNC = bloom_agg_trans, STYPE = bloomfilter, INITCOND = %L)',
+                 name, init::text);
+END $$;
+SELECT make_agg(bloom_empty(2), 'grow_from'), make_agg(bloom_empty(2, 0.01, 0), 'fixed_from');
+SELECT layers, items, (SELECT count(*) FROM generate_series(1, 100) g WHERE NOT bloom_contains(f, g)) AS false_negatives
+  FROM (SELECT grow_from(g) AS f FROM generate_series(1, 100) g) s, bloom_info(f);
+SELECT fixed_from(g) FROM generate_series(1, 3) g;
+CREATE AGGREGATE unite_states(bloomfilter) (SFUNC = bloom_agg_combine, STYPE = bloomfilter);
+SELECT layers, (SELECT count(*) FROM generate_series(1, 700) g WHERE NOT bloom_contains(u, g)) AS false_negatives
+  FROM (SELECT unite_states(f) AS u FROM (SELECT a AS f FROM two UNION ALL SELECT b FROM two) s) s, bloom_info(u);
+SELECT unite_states(f) FROM (VALUES (bloom_empty(100)), (bloom_empty(100, 0.01, 0))) v(f);
+DROP AGGREGATE grow_from(bigint), fixed_from(bigint), unite_states(bloomfilter);
+DROP FUNCTION make_agg(bloomfilter, text);
+
 DROP TABLE users_filter, users, filters;
 DROP FUNCTION v10_empty(bigint, float8), le64(numeric), put(bytea, int, bytea), try_bloom(bytea);
