@@ -468,8 +468,10 @@ agg_final_common(FunctionCallInfo fcinfo, bool scalable)
 	bloom_decode_or_error(state, &f);
 	if (f.kind == BLOOM_KIND_BLOCKED || f.kind == BLOOM_KIND_SCALABLE)
 		PG_RETURN_POINTER(copy_into(state, CurrentMemoryContext));
-	PG_RETURN_POINTER(bloom_materialize(&f, &cache->plan, CurrentMemoryContext,
-										scalable && f.kind == BLOOM_KIND_HASHLIST));
+	state = bloom_materialize(&f, &cache->plan, CurrentMemoryContext,
+							  scalable && f.kind == BLOOM_KIND_HASHLIST);
+	bloom_decode_or_error(state, &f);	/* what is returned must read back */
+	PG_RETURN_POINTER(state);
 }
 
 PG_FUNCTION_INFO_V1(bloom_agg_final);

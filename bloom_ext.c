@@ -396,6 +396,25 @@ materialize_scalable(BloomFilter *st, BloomPlan *plan_cache, MemoryContext cxt)
 	BloomFilter f;
 	size_t		size;
 
+	if (!bloom_scalable_fpr_valid(st->fpr))
+	{
+		/*
+		 * Rates under 1e-9 leave no room for later layers: such a state
+		 * becomes a fixed filter (expansion 0), which refuses keys past its
+		 * capacity rather than rise above its rate.
+		 */
+		v = st->kind == BLOOM_KIND_HASHLIST && st->nused == 0 ?
+			bloom_new_scalable(BLOOM_CREATE_CAPACITY, st->fpr, 0, plan_cache, cxt) :
+			materialize_blocked(st, plan_cache, cxt, false);
+		bloom_decode_or_error(v, &f);
+		f.key_class = st->key_class;
+		f.key_type = st->key_type;
+		f.version = BLOOM_FORMAT_VERSION_2;
+		f.flags = BLOOM_FLAG_NONSCALING;
+		f.nitems = Min(f.nitems, f.capacity);
+		bloom_write_header(BLOOM_DATA(v), &f);
+		return v;
+	}
 	if (st->kind == BLOOM_KIND_HASHLIST && st->nused == 0)
 	{
 		v = bloom_new_scalable(BLOOM_CREATE_CAPACITY, st->fpr, BLOOM_DEFAULT_EXPANSION,
@@ -411,6 +430,18 @@ materialize_scalable(BloomFilter *st, BloomPlan *plan_cache, MemoryContext cxt)
 		elog(ERROR, "bloom_agg state was not planned as a scalable filter");
 	b = materialize_blocked(st, plan_cache, CurrentMemoryContext, true);
 	bloom_decode_or_error(b, &f);
+	if (st->kind == BLOOM_KIND_BUFFERED)
+	{
+		/*
+		 * A layer counts distinct keys, the state counted rows: where rows
+		 * repeated (the bits hold clearly fewer keys), count what the bits
+		 * hold, so that the layer is not taken for full too early.
+		 */
+		double		est = bloom_estimate_items(&f);
+
+		if (est < 0.9 * (double) f.nitems)
+			f.nitems = Min(f.nitems, (uint64) ceil(est * 1.02));
+	}
 	if (f.nitems > f.capacity)
 	{
 		double		est = bloom_estimate_items(&f);
@@ -949,7 +980,12 @@ aligned_copy(struct varlena *v, BloomFilter *f, MemoryContext cxt)
 	uint8	   *data;
 	uint8	   *buf;
 
-	/* the bits of a scalable filter come after its layer descriptors */
+	/*
+	 * The bits of a scalable filter come after its layer descriptors: read
+	 * the layout from v itself (f may describe a filter cached before).
+	 */
+	if (bloom_decode(BLOOM_DATA(v), len, f) != BLOOM_OK)
+		elog(ERROR, "a valid bloomfilter does not decode");
 	if (f->kind == BLOOM_KIND_SCALABLE)
 		head += f->nslots * BLOOM_LAYER_DESC_SIZE;
 	mem = MemoryContextAllocHuge(cxt, len + align);

@@ -195,5 +195,17 @@ SELECT unite_states(f) FROM (VALUES (bloom_empty(100)), (bloom_empty(100, 0.01, 
 DROP AGGREGATE grow_from(bigint), fixed_from(bigint), unite_states(bloomfilter);
 DROP FUNCTION make_agg(bloomfilter, text);
 
+-- 11. bloom_agg at rates under 1e-9 (no room for later layers) builds a
+-- fixed filter that refuses keys past its capacity, and reads back; a
+-- fixed-capacity bloom_agg over repeated keys counts the distinct ones, so
+-- its layer is not taken for full
+CREATE TEMP TABLE tiny AS SELECT bloom_agg(g::bigint, 1e-10) AS f FROM generate_series(1, 100) g;
+SELECT kind, expansion, capacity, items, bloom_contains(f, 5) AS has_5, f::text::bloomfilter = f AS reads_back
+  FROM tiny, bloom_info(f);
+SELECT bloom_add(f, 1000) FROM tiny;
+SELECT kind, expansion, capacity FROM bloom_info((SELECT bloom_agg(g::bigint, 1e-10) FROM generate_series(1, 0) g));
+SELECT items BETWEEN 100 AND 110 AS items_distinct, layers
+  FROM bloom_info((SELECT bloom_agg((g % 100)::bigint, 1000, 0.01) FROM generate_series(1, 2000) g));
+
 DROP TABLE users_filter, users, filters;
 DROP FUNCTION v10_empty(bigint, float8), le64(numeric), put(bytea, int, bytea), try_bloom(bytea);

@@ -463,7 +463,8 @@ bloom_decode(const uint8_t *buf, size_t len, BloomFilter *f)
 			 (f->kind == BLOOM_KIND_BUFFERED && f->flags != BLOOM_FLAG_SCALABLE_STATE) ||
 			 f->kind == BLOOM_KIND_HASHLIST)
 		return BLOOM_E_FLAGS;
-	if (!bloom_fpr_valid(f->fpr))
+	if (!bloom_fpr_valid(f->fpr) ||
+		((f->flags & BLOOM_FLAG_SCALABLE_STATE) && !bloom_scalable_fpr_valid(f->fpr)))
 		return BLOOM_E_PARAMS;
 
 	if (bloom_has_bits(f))
