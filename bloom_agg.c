@@ -236,7 +236,11 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable)
 									   CurrentMemoryContext);
 		else
 		{
-			bloom_check_params(1, fpr);
+			/* 1.2 builds scalable filters: refuse a rate they cannot have */
+			if (scalable)
+				bloom_check_scalable_params(1, fpr, BLOOM_DEFAULT_EXPANSION);
+			else
+				bloom_check_params(1, fpr);
 			state = new_hashlist(HASHLIST_MIN_SLOTS, fpr);
 		}
 	}
@@ -455,7 +459,9 @@ agg_final_common(FunctionCallInfo fcinfo, bool scalable)
 		 * otherwise an empty hash list, which holds nothing and combines
 		 * with a filter of any size.
 		 */
-		if (empty_params(fcinfo, &capacity, &fpr) && capacity > 0)
+		if (empty_params(fcinfo, &capacity, &fpr) && scalable)
+			bloom_check_scalable_params(Max(capacity, 1), fpr, BLOOM_DEFAULT_EXPANSION);
+		if (capacity > 0)
 			PG_RETURN_POINTER(scalable ?
 							  bloom_new_scalable((uint64) capacity, fpr,
 												 BLOOM_DEFAULT_EXPANSION,

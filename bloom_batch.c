@@ -100,7 +100,7 @@ add_all_common(FunctionCallInfo fcinfo, bool create)
 	if (PG_ARGISNULL(0))
 		v = bloom_create_default(&f);
 	else
-		v = bloom_filter_arg_copy(fcinfo, 0, &f);
+		v = bloom_filter_arg_copy(fcinfo, 0, &f, create);
 	hash_elements(fcinfo, cache, f.seed, &keys);
 	le = palloc(Max(keys.n, 1) * 8);
 	for (int i = 0; i < keys.n; i++)

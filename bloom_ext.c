@@ -160,7 +160,10 @@ bloom_new_buffered_layer(uint64 capacity, double fpr, BloomPlan *plan_cache,
 void
 bloom_check_scalable_params(int64 capacity, double fpr, int32 expansion)
 {
-	bloom_check_params(capacity, fpr);
+	if (expansion > 0 && fpr > 0 && fpr < BLOOM_MIN_SCALABLE_FPR)
+		bloom_check_params(capacity, BLOOM_MIN_SCALABLE_FPR);	/* capacity first */
+	else
+		bloom_check_params(capacity, fpr);
 	if (expansion < 0 || expansion > BLOOM_MAX_EXPANSION)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -235,6 +238,50 @@ bloom_new_scalable(uint64 capacity, double fpr, int32 expansion,
 	return v;
 }
 
+/* The ERROR of a scalable filter that cannot add its next layer */
+static void
+scalable_full_error(const BloomFilter *f)
+{
+	if (f->nslots >= BLOOM_MAX_LAYERS)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("scalable bloom filter is full: it has %d layers, the most a filter may have",
+						BLOOM_MAX_LAYERS),
+				 errdetail("It holds " UINT64_FORMAT " keys.", f->nitems),
+				 errhint("Rebuild it with a larger capacity or expansion, e.g. bloom_agg over the keys, which sizes one layer for them all.")));
+	ereport(ERROR,
+			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			 errmsg("scalable bloom filter is full: its next layer would not fit in 512 MB"),
+			 errdetail("It holds " UINT64_FORMAT " keys in " UINT64_FORMAT " layers; the next layer would hold " UINT64_FORMAT " more.",
+					   f->nitems, f->nslots,
+					   f->layers[f->nslots - 1].capacity > UINT64_MAX / f->nused ? UINT64_MAX :
+					   f->layers[f->nslots - 1].capacity * f->nused),
+			 errhint("Split the keys over several filters (by a hash of the key, say), or use a larger false-positive rate.")));
+}
+
+/*
+ * Warns when a new scalable filter could not add even one layer: keys past
+ * its capacity will be refused.
+ */
+static void
+warn_if_cannot_grow(struct varlena *v)
+{
+	BloomFilter f;
+	BloomPlan	plan;
+	uint64		capacity,
+				nblocks;
+
+	bloom_decode_or_error(v, &f);
+	if (f.kind == BLOOM_KIND_SCALABLE &&
+		bloom_scalable_next_layer(&f, &plan, &capacity, &nblocks) != BLOOM_OK)
+		ereport(WARNING,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("scalable bloom filter of " UINT64_FORMAT " keys cannot grow: its second layer would not fit in 512 MB",
+						f.capacity),
+				 errdetail("Keys past its capacity will be refused."),
+				 errhint("Split the keys over several filters, or use a larger false-positive rate.")));
+}
+
 /*
  * Adds hash h to the scalable filter v (decoded into f), unless some layer
  * may hold it already; a full newest layer makes a new one, in a new value
@@ -258,12 +305,7 @@ bloom_scalable_add(struct varlena *v, BloomFilter *f, uint64 h,
 		struct varlena *g;
 
 		if (bloom_scalable_next_layer(f, plan, &capacity, &nblocks) != BLOOM_OK)
-			ereport(ERROR,
-					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("scalable bloom filter cannot grow past " UINT64_FORMAT " layers and " UINT64_FORMAT " keys",
-							f->nslots, f->nitems),
-					 errdetail("A filter has at most %d layers and 512 MB.", BLOOM_MAX_LAYERS),
-					 errhint("Make a filter with a larger capacity or expansion, e.g. with bloom_agg over the keys.")));
+			scalable_full_error(f);
 		size = bloom_scalable_size(f->nslots + 1, bloom_scalable_blocks(f) + nblocks);
 		g = (struct varlena *) MemoryContextAllocHuge(cxt, VARHDRSZ + size);
 		SET_VARSIZE(g, VARHDRSZ + size);
@@ -462,6 +504,7 @@ materialize_scalable(BloomFilter *st, BloomPlan *plan_cache, MemoryContext cxt)
 	SET_VARSIZE(v, VARHDRSZ + size);
 	bloom_scalable_from_blocked(BLOOM_DATA(v), &f, st->fpr, BLOOM_DEFAULT_EXPANSION);
 	pfree(b);
+	warn_if_cannot_grow(v);
 	return v;
 }
 
@@ -582,11 +625,11 @@ materialize_blocked(BloomFilter *st, BloomPlan *plan_cache, MemoryContext cxt,
  * passed), the result is a private copy the caller may modify, never orig.
  */
 static struct varlena *
-as_blocked(struct varlena *v, BloomFilter *f, struct varlena *orig)
+as_blocked_as(struct varlena *v, BloomFilter *f, struct varlena *orig, bool scalable)
 {
 	if (f->kind == BLOOM_KIND_HASHLIST || f->kind == BLOOM_KIND_BUFFERED)
 		v = bloom_materialize(f, NULL, CurrentMemoryContext,
-							  f->kind == BLOOM_KIND_HASHLIST);
+							  scalable && f->kind == BLOOM_KIND_HASHLIST);
 	else if (v == orig)
 	{
 		v = (struct varlena *) palloc(VARSIZE(orig));
@@ -596,6 +639,17 @@ as_blocked(struct varlena *v, BloomFilter *f, struct varlena *orig)
 		return v;
 	bloom_decode_or_error(v, f);
 	return v;
+}
+
+/*
+ * The same, with hash lists as version 1.0 read them (blocked filters; a
+ * buffered state follows its flag): what the functions of 1.0, which 1.2
+ * keeps for reading, see.
+ */
+static struct varlena *
+as_blocked(struct varlena *v, BloomFilter *f, struct varlena *orig)
+{
+	return as_blocked_as(v, f, orig, false);
 }
 
 /*
@@ -612,14 +666,21 @@ get_filter_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f)
 	return as_blocked(v, f, NULL);
 }
 
-/* As get_filter_arg, but always a private copy the caller may modify */
+/*
+ * As get_filter_arg, but always a private copy the caller may modify.  With
+ * scalable (the add functions of 1.2), an aggregate's hash list becomes a
+ * scalable filter, as bloom_agg's final step of 1.2 makes it; else a
+ * blocked one, as in 1.0.
+ */
 struct varlena *
-bloom_filter_arg_copy(FunctionCallInfo fcinfo, int argno, BloomFilter *f)
+bloom_filter_arg_copy(FunctionCallInfo fcinfo, int argno, BloomFilter *f,
+					  bool scalable)
 {
 	struct varlena *v = PG_DETOAST_DATUM(PG_GETARG_DATUM(argno));
 
 	bloom_decode_or_error(v, f);
-	return as_blocked(v, f, (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno)));
+	return as_blocked_as(v, f, (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno)),
+						 scalable);
 }
 
 /*
@@ -938,8 +999,13 @@ bloom_empty_scalable(PG_FUNCTION_ARGS)
 	if (plan == NULL)
 		plan = fcinfo->flinfo->fn_extra =
 			MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(BloomPlan));
-	PG_RETURN_POINTER(bloom_new_scalable((uint64) capacity, fpr, expansion, plan,
-										 CurrentMemoryContext));
+	{
+		struct varlena *v = bloom_new_scalable((uint64) capacity, fpr, expansion, plan,
+											   CurrentMemoryContext);
+
+		warn_if_cannot_grow(v);
+		PG_RETURN_POINTER(v);
+	}
 }
 
 BloomCallCache *
@@ -1127,7 +1193,7 @@ add_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool create)
 	if (PG_ARGISNULL(0))
 		v = bloom_create_default(&f);
 	else
-		v = bloom_filter_arg_copy(fcinfo, 0, &f);
+		v = bloom_filter_arg_copy(fcinfo, 0, &f, create);
 	bloom_admit_key(v, &f, &cache->key);
 	v = bloom_add_hash(v, &f, bloom_key_hash_fast(&cache->key, PG_GETARG_DATUM(1), f.seed),
 					   NULL, CurrentMemoryContext);
@@ -1329,19 +1395,28 @@ clamp_int64(uint64 v)
 	return v > (uint64) PG_INT64_MAX ? PG_INT64_MAX : (int64) v;
 }
 
-PG_FUNCTION_INFO_V1(bloom_info);
-Datum
-bloom_info(PG_FUNCTION_ARGS)
+/*
+ * bloom_info: version 1.0's entry point describes an aggregate's hash list
+ * as the blocked filter 1.0 makes of it, 1.2's (bloom_info_scalable) as
+ * the scalable filter 1.2 makes of it.
+ */
+static Datum
+info_common(FunctionCallInfo fcinfo, bool scalable_view)
 {
 	BloomFilter f;
-	struct varlena *v = get_filter_arg(fcinfo, 0, &f);
+	struct varlena *v = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
 	TupleDesc	tupdesc;
 	Datum		values[15];
 	bool		nulls[15] = {0};
 	double		est;
 	double		efpr;
-	bool		scalable = f.kind == BLOOM_KIND_SCALABLE;
-	uint64		capacity = f.capacity;
+	bool		scalable;
+	uint64		capacity;
+
+	bloom_decode_or_error(v, &f);
+	v = as_blocked_as(v, &f, NULL, scalable_view);
+	scalable = f.kind == BLOOM_KIND_SCALABLE;
+	capacity = f.capacity;
 
 	/* the row has 12 columns in versions 1.0 and 1.1, 15 from 1.2 */
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE ||
@@ -1378,6 +1453,20 @@ bloom_info(PG_FUNCTION_ARGS)
 	nulls[13] = !scalable && !(f.flags & BLOOM_FLAG_NONSCALING);
 	values[14] = Float8GetDatum(efpr / f.fpr);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
+
+PG_FUNCTION_INFO_V1(bloom_info);
+Datum
+bloom_info(PG_FUNCTION_ARGS)
+{
+	return info_common(fcinfo, false);
+}
+
+PG_FUNCTION_INFO_V1(bloom_info_scalable);
+Datum
+bloom_info_scalable(PG_FUNCTION_ARGS)
+{
+	return info_common(fcinfo, true);
 }
 
 PG_FUNCTION_INFO_V1(bloom_cardinality);

@@ -92,7 +92,7 @@ extern BloomCallCache *bloom_call_cache(FunctionCallInfo fcinfo, BloomKeyEnc enc
 										bool elements);
 extern BloomFilter *bloom_probe_filter(FunctionCallInfo fcinfo, BloomCallCache *cache);
 extern struct varlena *bloom_filter_arg_copy(FunctionCallInfo fcinfo, int argno,
-											 BloomFilter *f);
+											 BloomFilter *f, bool scalable);
 extern void bloom_admit_key(struct varlena *v, BloomFilter *f,
 							const BloomKeyInfo *ki);
 extern void bloom_set_key_class(struct varlena *v, BloomFilter *f,

@@ -37,7 +37,9 @@ CREATE OR REPLACE FUNCTION bloom_add(f bloomfilter, key anyelement) RETURNS bloo
 CREATE OR REPLACE FUNCTION bloom_add_all(f bloomfilter, keys anyarray) RETURNS bloomfilter
     AS 'MODULE_PATHNAME', 'bloom_batch_add_all_create' LANGUAGE C STABLE PARALLEL SAFE;
 
--- bloom_agg builds scalable filters, so that keys added later make them grow
+-- bloom_agg builds scalable filters, so that keys added later make them grow;
+-- the forms with a rate refuse rates a scalable filter cannot have (< 1e-9),
+-- the forms with a capacity plan the first layer
 CREATE OR REPLACE FUNCTION bloom_agg_final(bloomfilter) RETURNS bloomfilter
     AS 'MODULE_PATHNAME', 'bloom_agg_final_scalable' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE OR REPLACE FUNCTION bloom_agg_trans(bloomfilter, bigint, bigint, double precision) RETURNS bloomfilter
@@ -52,6 +54,22 @@ CREATE OR REPLACE FUNCTION bloom_agg_trans(bloomfilter, bytea, bigint, double pr
     AS 'MODULE_PATHNAME', 'bloom_agg_trans_bytea_scalable' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE OR REPLACE FUNCTION bloom_agg_trans(bloomfilter, uuid, bigint, double precision) RETURNS bloomfilter
     AS 'MODULE_PATHNAME', 'bloom_agg_trans_uuid_scalable' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION bloom_agg_trans(bloomfilter, bigint, double precision) RETURNS bloomfilter
+    AS 'MODULE_PATHNAME', 'bloom_agg_trans_int8_scalable' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION bloom_agg_trans(bloomfilter, integer, double precision) RETURNS bloomfilter
+    AS 'MODULE_PATHNAME', 'bloom_agg_trans_int4_scalable' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION bloom_agg_trans(bloomfilter, smallint, double precision) RETURNS bloomfilter
+    AS 'MODULE_PATHNAME', 'bloom_agg_trans_int2_scalable' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION bloom_agg_trans(bloomfilter, text, double precision) RETURNS bloomfilter
+    AS 'MODULE_PATHNAME', 'bloom_agg_trans_text_scalable' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION bloom_agg_trans(bloomfilter, varchar, double precision) RETURNS bloomfilter
+    AS 'MODULE_PATHNAME', 'bloom_agg_trans_text_scalable' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION bloom_agg_trans(bloomfilter, bytea, double precision) RETURNS bloomfilter
+    AS 'MODULE_PATHNAME', 'bloom_agg_trans_bytea_scalable' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION bloom_agg_trans(bloomfilter, uuid, double precision) RETURNS bloomfilter
+    AS 'MODULE_PATHNAME', 'bloom_agg_trans_uuid_scalable' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION bloom_agg_trans(bloomfilter, anyelement, double precision) RETURNS bloomfilter
+    AS 'MODULE_PATHNAME', 'bloom_agg_trans_any_scalable' LANGUAGE C STABLE PARALLEL SAFE;
 CREATE OR REPLACE FUNCTION bloom_agg_trans(bloomfilter, varchar, bigint, double precision) RETURNS bloomfilter
     AS 'MODULE_PATHNAME', 'bloom_agg_trans_text_scalable' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE OR REPLACE FUNCTION bloom_agg_trans(bloomfilter, anyelement, bigint, double precision) RETURNS bloomfilter
@@ -77,6 +95,6 @@ CREATE FUNCTION bloom_info(f bloomfilter,
     OUT layers integer,
     OUT expansion integer,
     OUT saturation double precision)
-    AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'bloom_info_scalable' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_info(bloomfilter) IS
     'what a filter is and holds (BF.INFO): saturation is estimated_fpr / fpr, above 1 when the filter holds more than it was sized for';
