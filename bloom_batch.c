@@ -52,7 +52,11 @@ hash_elements(FunctionCallInfo fcinfo, BloomCallCache *cache, uint64 seed,
 static inline void
 prefetch_block(const BloomFilter *f, uint64 h)
 {
-	__builtin_prefetch(f->data + bloom_mulhi64(h, f->nslots) * BLOOM_BLOCK_BYTES);
+	if (f->kind == BLOOM_KIND_SCALABLE)
+		__builtin_prefetch(f->layers[0].data +
+						   bloom_mulhi64(h, f->layers[0].nblocks) * BLOOM_BLOCK_BYTES);
+	else
+		__builtin_prefetch(f->data + bloom_mulhi64(h, f->nslots) * BLOOM_BLOCK_BYTES);
 }
 
 /* Answers for every element: found[i], or NULL where the element is */
@@ -61,13 +65,14 @@ probe_all(const BloomFilter *f, const BatchKeys *keys, bool *found)
 {
 	for (int i = 0; i < keys->n; i++)
 	{
+		/* a grown scalable filter prefetches its layers in each lookup */
 		if (i + BATCH_PREFETCH_AHEAD < keys->n && !keys->nulls[i + BATCH_PREFETCH_AHEAD] &&
-			f->kind == BLOOM_KIND_BLOCKED)
+			(f->kind == BLOOM_KIND_BLOCKED || f->nslots == 1))
 			prefetch_block(f, keys->hashes[i + BATCH_PREFETCH_AHEAD]);
 		if (keys->nulls[i] || f->key_class == BLOOM_KEY_NONE)
 			found[i] = false;
 		else if (f->kind == BLOOM_KIND_SCALABLE)
-			found[i] = bloom_scalable_contains(f, keys->hashes[i]);	/* prefetches its layers */
+			found[i] = bloom_filter_contains(f, keys->hashes[i]);	/* prefetches its layers */
 		else
 			found[i] = bloom_contains_hash(f, keys->hashes[i]);
 	}

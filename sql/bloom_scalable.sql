@@ -115,6 +115,9 @@ SELECT bloom_add(bloom_empty(100), 1) | bloom_add(bloom_empty(100), 'x'::text);
 SELECT layers, capacity FROM bloom_info(bloom_add_all(bloom_empty(1, 0.01, 16), ARRAY(SELECT generate_series(1, 300))));
 SELECT layers FROM bloom_info(bloom_add_all(bloom_empty(1, 0.01, 1), ARRAY(SELECT generate_series(1, 32))));
 SELECT bloom_add_all(bloom_empty(1, 0.01, 1), ARRAY(SELECT generate_series(1, 40)));
+-- a first layer so large that the next would not fit in 512 MB: a WARNING
+-- when it is made (20M keys at expansion 16: a second layer of 320M)
+SELECT (bloom_info(bloom_empty(20000000, 0.01, 16))).layers;
 SELECT bloom_empty(10, 1e-9) IS NOT NULL AS smallest_rate_ok;
 SELECT bloom_empty(10, 9e-10);
 SELECT bloom_empty(10, 0.01, 0) IS NOT NULL, bloom_empty(10, 0.01, 16) IS NOT NULL;

@@ -444,12 +444,38 @@ bloom_scalable_contains(const BloomFilter *f, uint64_t h)
 	return false;
 }
 
-/* Any filter with bits (kinds 1 and 4) */
+/* One layer of a scalable filter, as bloom_contains_hash tests a filter */
+static inline bool
+bloom_layer_contains(const BloomLayer *l, uint64_t h)
+{
+	const uint8_t *blk = l->data + bloom_mulhi64(h, l->nblocks) * BLOOM_BLOCK_BYTES;
+	uint64_t	x = h;
+	unsigned	ok = 1;
+
+	for (int i = 0; i < l->k; i++)
+	{
+		unsigned	bit;
+
+		x *= BLOOM_PROBE_MUL;
+		bit = (unsigned) (x >> (64 - BLOOM_BLOCK_LOG2));
+		ok &= (unsigned) blk[bit >> 3] >> (bit & 7);
+	}
+	return (ok & 1) != 0;
+}
+
+/*
+ * Any filter with bits (kinds 1 and 4).  A scalable filter that has not
+ * grown, the common case, is one layer: tested as a blocked filter.
+ */
 static inline bool
 bloom_filter_contains(const BloomFilter *f, uint64_t h)
 {
 	if (f->kind == BLOOM_KIND_SCALABLE)
+	{
+		if (f->nslots == 1)
+			return bloom_layer_contains(&f->layers[0], h);
 		return bloom_scalable_contains(f, h);
+	}
 	return bloom_contains_hash(f, h);
 }
 
