@@ -47,19 +47,7 @@ now(void)
 static inline bool
 test_layer(const BloomLayer *l, uint64_t h)
 {
-	const uint8_t *blk = l->data + bloom_mulhi64(h, l->nblocks) * BLOOM_BLOCK_BYTES;
-	uint64_t	x = h;
-	unsigned	ok = 1;
-
-	for (int j = 0; j < l->k; j++)
-	{
-		unsigned	bit;
-
-		x *= BLOOM_PROBE_MUL;
-		bit = (unsigned) (x >> (64 - BLOOM_BLOCK_LOG2));
-		ok &= (unsigned) blk[bit >> 3] >> (bit & 7);
-	}
-	return ok & 1;
+	return bloom_layer_contains(l, h);
 }
 
 /* positions computed once for all layers, as bloomtype does */

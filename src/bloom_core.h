@@ -360,13 +360,17 @@ bloom_mulhi64(uint64_t a, uint64_t b)
 #endif
 }
 
+/*
+ * Sets (or tests) the k bits of hash h in nblocks blocks of bits at data:
+ * the layout of a blocked filter and of each layer of a scalable one.
+ */
 static inline void
-bloom_insert_hash(BloomFilter *f, uint64_t h)
+bloom_bits_insert(uint8_t *data, uint64_t nblocks, int k, uint64_t h)
 {
-	uint8_t    *blk = f->data + bloom_mulhi64(h, f->nslots) * BLOOM_BLOCK_BYTES;
+	uint8_t    *blk = data + bloom_mulhi64(h, nblocks) * BLOOM_BLOCK_BYTES;
 	uint64_t	x = h;
 
-	for (int i = 0; i < f->k; i++)
+	for (int i = 0; i < k; i++)
 	{
 		unsigned	bit;
 
@@ -382,13 +386,13 @@ bloom_insert_hash(BloomFilter *f, uint64_t h)
  * costs more than the few loads from the same cache line.
  */
 static inline bool
-bloom_contains_hash(const BloomFilter *f, uint64_t h)
+bloom_bits_contain(const uint8_t *data, uint64_t nblocks, int k, uint64_t h)
 {
-	const uint8_t *blk = f->data + bloom_mulhi64(h, f->nslots) * BLOOM_BLOCK_BYTES;
+	const uint8_t *blk = data + bloom_mulhi64(h, nblocks) * BLOOM_BLOCK_BYTES;
 	uint64_t	x = h;
 	unsigned	ok = 1;
 
-	for (int i = 0; i < f->k; i++)
+	for (int i = 0; i < k; i++)
 	{
 		unsigned	bit;
 
@@ -397,6 +401,18 @@ bloom_contains_hash(const BloomFilter *f, uint64_t h)
 		ok &= (unsigned) blk[bit >> 3] >> (bit & 7);
 	}
 	return (ok & 1) != 0;
+}
+
+static inline void
+bloom_insert_hash(BloomFilter *f, uint64_t h)
+{
+	bloom_bits_insert(f->data, f->nslots, f->k, h);
+}
+
+static inline bool
+bloom_contains_hash(const BloomFilter *f, uint64_t h)
+{
+	return bloom_bits_contain(f->data, f->nslots, f->k, h);
 }
 
 /*
@@ -444,23 +460,11 @@ bloom_scalable_contains(const BloomFilter *f, uint64_t h)
 	return false;
 }
 
-/* One layer of a scalable filter, as bloom_contains_hash tests a filter */
+/* One layer of a scalable filter */
 static inline bool
 bloom_layer_contains(const BloomLayer *l, uint64_t h)
 {
-	const uint8_t *blk = l->data + bloom_mulhi64(h, l->nblocks) * BLOOM_BLOCK_BYTES;
-	uint64_t	x = h;
-	unsigned	ok = 1;
-
-	for (int i = 0; i < l->k; i++)
-	{
-		unsigned	bit;
-
-		x *= BLOOM_PROBE_MUL;
-		bit = (unsigned) (x >> (64 - BLOOM_BLOCK_LOG2));
-		ok &= (unsigned) blk[bit >> 3] >> (bit & 7);
-	}
-	return (ok & 1) != 0;
+	return bloom_bits_contain(l->data, l->nblocks, l->k, h);
 }
 
 /*
@@ -487,17 +491,8 @@ static inline void
 bloom_scalable_insert(BloomFilter *f, uint64_t h)
 {
 	BloomLayer *l = &f->layers[f->nslots - 1];
-	uint8_t    *blk = l->data + bloom_mulhi64(h, l->nblocks) * BLOOM_BLOCK_BYTES;
-	uint64_t	x = h;
 
-	for (int i = 0; i < l->k; i++)
-	{
-		unsigned	bit;
-
-		x *= BLOOM_PROBE_MUL;
-		bit = (unsigned) (x >> (64 - BLOOM_BLOCK_LOG2));
-		blk[bit >> 3] |= (uint8_t) (1u << (bit & 7));
-	}
+	bloom_bits_insert(l->data, l->nblocks, l->k, h);
 	l->nitems++;
 	if (f->nitems < UINT64_MAX)
 		f->nitems++;
