@@ -461,12 +461,15 @@ agg_final_common(FunctionCallInfo fcinfo, bool scalable)
 		 */
 		if (empty_params(fcinfo, &capacity, &fpr) && scalable)
 			bloom_check_scalable_params(Max(capacity, 1), fpr, BLOOM_DEFAULT_EXPANSION);
+		if (capacity > 0 && scalable)
+		{
+			state = bloom_new_scalable((uint64) capacity, fpr, BLOOM_DEFAULT_EXPANSION,
+									   &cache->plan, CurrentMemoryContext);
+			bloom_warn_if_cannot_grow(state);
+			PG_RETURN_POINTER(state);
+		}
 		if (capacity > 0)
-			PG_RETURN_POINTER(scalable ?
-							  bloom_new_scalable((uint64) capacity, fpr,
-												 BLOOM_DEFAULT_EXPANSION,
-												 &cache->plan, CurrentMemoryContext) :
-							  bloom_new_blocked((uint64) capacity, fpr,
+			PG_RETURN_POINTER(bloom_new_blocked((uint64) capacity, fpr,
 												&cache->plan, CurrentMemoryContext));
 		PG_RETURN_POINTER(new_hashlist(0, fpr));
 	}
@@ -497,9 +500,8 @@ bloom_agg_final_scalable(PG_FUNCTION_ARGS)
 /*
  * bloom_union_agg(bloomfilter): transition and combine function both.
  */
-PG_FUNCTION_INFO_V1(bloom_union_trans);
-Datum
-bloom_union_trans(PG_FUNCTION_ARGS)
+static Datum
+union_trans_common(FunctionCallInfo fcinfo, bool scalable)
 {
 	BloomAggCache *cache = get_agg_cache(fcinfo);
 	struct varlena *state;
@@ -522,7 +524,7 @@ bloom_union_trans(PG_FUNCTION_ARGS)
 		!bloom_is_empty_hashlist(&fv))
 	{
 		v = bloom_materialize(&fv, &cache->plan, CurrentMemoryContext,
-							  fv.kind == BLOOM_KIND_HASHLIST);
+							  scalable && fv.kind == BLOOM_KIND_HASHLIST);
 		bloom_decode_or_error(v, &fv);
 	}
 	/* the executor copies a new state into the aggregate context */
@@ -534,4 +536,22 @@ bloom_union_trans(PG_FUNCTION_ARGS)
 	if (bloom_is_empty_hashlist(&fs))
 		PG_RETURN_POINTER(v);
 	PG_RETURN_POINTER(bloom_merge_into(state, &fs, &fv, false, CurrentMemoryContext));
+}
+
+/*
+ * Version 1.0's reads an aggregate's hash list as the blocked filter 1.0
+ * makes of it; 1.2's as the scalable filter 1.2 makes.
+ */
+PG_FUNCTION_INFO_V1(bloom_union_trans);
+Datum
+bloom_union_trans(PG_FUNCTION_ARGS)
+{
+	return union_trans_common(fcinfo, false);
+}
+
+PG_FUNCTION_INFO_V1(bloom_union_trans_scalable);
+Datum
+bloom_union_trans_scalable(PG_FUNCTION_ARGS)
+{
+	return union_trans_common(fcinfo, true);
 }

@@ -175,8 +175,10 @@ bloom_check_scalable_params(int64 capacity, double fpr, int32 expansion)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("false-positive rate %g is too small for a scalable bloom filter", fpr),
 				 errdetail("A scalable filter gives its later layers smaller rates, down to the target divided by 409."),
+				 fpr >= BLOOM_MIN_FPR ?
 				 errhint("Use a rate of at least %g, or expansion => 0 for a fixed filter.",
-						 BLOOM_MIN_SCALABLE_FPR)));
+						 BLOOM_MIN_SCALABLE_FPR) :
+				 errhint("Use a rate of at least %g.", BLOOM_MIN_SCALABLE_FPR)));
 }
 
 /* The most keys maxblocks blocks planned as plan hold */
@@ -263,8 +265,8 @@ scalable_full_error(const BloomFilter *f)
  * Warns when a new scalable filter could not add even one layer: keys past
  * its capacity will be refused.
  */
-static void
-warn_if_cannot_grow(struct varlena *v)
+void
+bloom_warn_if_cannot_grow(struct varlena *v)
 {
 	BloomFilter f;
 	BloomPlan	plan;
@@ -504,7 +506,7 @@ materialize_scalable(BloomFilter *st, BloomPlan *plan_cache, MemoryContext cxt)
 	SET_VARSIZE(v, VARHDRSZ + size);
 	bloom_scalable_from_blocked(BLOOM_DATA(v), &f, st->fpr, BLOOM_DEFAULT_EXPANSION);
 	pfree(b);
-	warn_if_cannot_grow(v);
+	bloom_warn_if_cannot_grow(v);
 	return v;
 }
 
@@ -1003,7 +1005,7 @@ bloom_empty_scalable(PG_FUNCTION_ARGS)
 		struct varlena *v = bloom_new_scalable((uint64) capacity, fpr, expansion, plan,
 											   CurrentMemoryContext);
 
-		warn_if_cannot_grow(v);
+		bloom_warn_if_cannot_grow(v);
 		PG_RETURN_POINTER(v);
 	}
 }
@@ -1349,7 +1351,7 @@ bloom_merge_into(struct varlena *a, BloomFilter *fa, const BloomFilter *fb,
  * the identity of union and the zero of intersection.
  */
 static Datum
-merge_common(FunctionCallInfo fcinfo, bool intersect)
+merge_common(FunctionCallInfo fcinfo, bool intersect, bool scalable)
 {
 	struct varlena *orig = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0));
 	struct varlena *a = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
@@ -1365,8 +1367,8 @@ merge_common(FunctionCallInfo fcinfo, bool intersect)
 		PG_RETURN_POINTER(intersect ? b : a);
 
 	/* aggregate states as the filters they stand for; a private result */
-	a = as_blocked(a, &fa, orig);
-	b = as_blocked(b, &fb, NULL);
+	a = as_blocked_as(a, &fa, orig, scalable);
+	b = as_blocked_as(b, &fb, NULL, scalable);
 	PG_RETURN_POINTER(bloom_merge_into(a, &fa, &fb, intersect, CurrentMemoryContext));
 }
 
@@ -1374,14 +1376,29 @@ PG_FUNCTION_INFO_V1(bloom_union);
 Datum
 bloom_union(PG_FUNCTION_ARGS)
 {
-	return merge_common(fcinfo, false);
+	return merge_common(fcinfo, false, false);
+}
+
+/* 1.2: an aggregate's hash list is read as the scalable filter 1.2 makes */
+PG_FUNCTION_INFO_V1(bloom_union_scalable);
+Datum
+bloom_union_scalable(PG_FUNCTION_ARGS)
+{
+	return merge_common(fcinfo, false, true);
 }
 
 PG_FUNCTION_INFO_V1(bloom_intersect);
 Datum
 bloom_intersect(PG_FUNCTION_ARGS)
 {
-	return merge_common(fcinfo, true);
+	return merge_common(fcinfo, true, false);
+}
+
+PG_FUNCTION_INFO_V1(bloom_intersect_scalable);
+Datum
+bloom_intersect_scalable(PG_FUNCTION_ARGS)
+{
+	return merge_common(fcinfo, true, true);
 }
 
 /* ---------------------------------------------------------------------

@@ -75,6 +75,15 @@ CREATE OR REPLACE FUNCTION bloom_agg_trans(bloomfilter, varchar, bigint, double 
 CREATE OR REPLACE FUNCTION bloom_agg_trans(bloomfilter, anyelement, bigint, double precision) RETURNS bloomfilter
     AS 'MODULE_PATHNAME', 'bloom_agg_trans_any_scalable' LANGUAGE C STABLE PARALLEL SAFE;
 
+-- union and intersection read an aggregate's partial state (a hash list)
+-- as the scalable filter 1.2 makes of it
+CREATE OR REPLACE FUNCTION bloom_union(bloomfilter, bloomfilter) RETURNS bloomfilter
+    AS 'MODULE_PATHNAME', 'bloom_union_scalable' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION bloom_intersect(bloomfilter, bloomfilter) RETURNS bloomfilter
+    AS 'MODULE_PATHNAME', 'bloom_intersect_scalable' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION bloom_union_trans(bloomfilter, bloomfilter) RETURNS bloomfilter
+    AS 'MODULE_PATHNAME', 'bloom_union_trans_scalable' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
 -- bloom_info gains BF.INFO's layers and expansion, and saturation.  Its
 -- row type changes, so it is dropped and made again: a view that uses it
 -- must be dropped before the update and made again after.

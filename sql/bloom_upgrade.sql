@@ -32,8 +32,18 @@ SELECT bloom_add(NULL, 1) IS NULL AS add_to_null_is_null,
        bloom_add_all(NULL, ARRAY[1]) IS NULL AS add_all_to_null_is_null;
 SELECT kind, capacity, format_version FROM kept, bloom_info(f) WHERE id = 4;
 SELECT kind, capacity, format_version FROM kept, bloom_info(bloom_add(f, 1)) WHERE id = 4;
+-- partial aggregate states (hash lists) are read as 1.0 reads them, by
+-- union, intersection and bloom_union_agg too
+CREATE AGGREGATE partial_bloom(bigint) (SFUNC = bloom_agg_trans, STYPE = bloomfilter);
+CREATE TEMP TABLE partials AS SELECT g % 2 AS grp, partial_bloom(g) AS s FROM generate_series(1, 100) g GROUP BY 1;
+SELECT (bloom_info(bloom_union_agg(s))).kind AS union_agg, (bloom_info(bloom_union_agg(s | s))).kind AS union_op,
+       get_byte(bloom_union_agg(s)::bytea, 4) AS format_version FROM partials WHERE grp = 0;
 
 ALTER EXTENSION bloomtype UPDATE TO '1.2';
+-- after the update, as 1.2 reads them: scalable
+SELECT (bloom_info(bloom_union_agg(s))).kind AS union_agg, (bloom_info(s | s)).kind AS union_op,
+       (bloom_info(s & s)).kind AS intersect_op FROM partials WHERE grp = 0 GROUP BY s;
+DROP AGGREGATE partial_bloom(bigint);
 SELECT extversion FROM pg_extension WHERE extname = 'bloomtype';
 SELECT id, md5(f::bytea) = digest AS unchanged FROM kept JOIN before USING (id) ORDER BY id;
 -- old values keep their kind and answers; a 1.0 filter still takes keys
