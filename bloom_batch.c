@@ -92,20 +92,13 @@ add_all_common(FunctionCallInfo fcinfo, bool create)
 	uint8	   *le;
 	int			m = 0;
 
-	if (PG_ARGISNULL(1))
+	if ((v = bloom_add_target(fcinfo, create, &f)) == NULL)
 	{
 		if (PG_ARGISNULL(0))
 			PG_RETURN_NULL();
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));	/* adding NULL adds nothing */
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
-	if (PG_ARGISNULL(0) && !create)
-		PG_RETURN_NULL();
-
 	cache = bloom_call_cache(fcinfo, BKE_UNKNOWN, true);
-	if (PG_ARGISNULL(0))
-		v = bloom_create_default(&f);
-	else
-		v = bloom_filter_arg_copy(fcinfo, 0, &f, create);
 	hash_elements(fcinfo, cache, f.seed, &keys);
 	le = palloc(Max(keys.n, 1) * 8);
 	for (int i = 0; i < keys.n; i++)

@@ -1175,6 +1175,23 @@ bloom_create_default(BloomFilter *f)
  * bloom_add(f, key).  A NULL key adds nothing.  A NULL filter gives NULL
  * (version 1.0) or, with create, a new filter (1.2).
  */
+/*
+ * The filter an add function (filter in argument 0, key or keys in
+ * argument 1) adds to: a private copy of argument 0, or with create a new
+ * filter where argument 0 is NULL.  NULL when there is nothing to add to
+ * (a NULL filter without create) or nothing to add (NULL keys): the
+ * function then returns argument 0 as it is.
+ */
+struct varlena *
+bloom_add_target(FunctionCallInfo fcinfo, bool create, BloomFilter *f)
+{
+	if (PG_ARGISNULL(1) || (PG_ARGISNULL(0) && !create))
+		return NULL;
+	if (PG_ARGISNULL(0))
+		return bloom_create_default(f);
+	return bloom_filter_arg_copy(fcinfo, 0, f, create);
+}
+
 static Datum
 add_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool create)
 {
@@ -1182,20 +1199,13 @@ add_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool create)
 	struct varlena *v;
 	BloomFilter f;
 
-	if (PG_ARGISNULL(1))
+	if ((v = bloom_add_target(fcinfo, create, &f)) == NULL)
 	{
 		if (PG_ARGISNULL(0))
 			PG_RETURN_NULL();
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));	/* adding NULL adds nothing */
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
-	if (PG_ARGISNULL(0) && !create)
-		PG_RETURN_NULL();
-
 	cache = bloom_call_cache(fcinfo, enc, false);
-	if (PG_ARGISNULL(0))
-		v = bloom_create_default(&f);
-	else
-		v = bloom_filter_arg_copy(fcinfo, 0, &f, create);
 	bloom_admit_key(v, &f, &cache->key);
 	v = bloom_add_hash(v, &f, bloom_key_hash_fast(&cache->key, PG_GETARG_DATUM(1), f.seed),
 					   NULL, CurrentMemoryContext);

@@ -79,6 +79,8 @@ extern struct varlena *bloom_scalable_add(struct varlena *v, BloomFilter *f, uin
 extern struct varlena *bloom_add_hash(struct varlena *v, BloomFilter *f, uint64 h,
 									  BloomPlan *plan_cache, MemoryContext cxt);
 extern struct varlena *bloom_create_default(BloomFilter *f);
+extern struct varlena *bloom_add_target(FunctionCallInfo fcinfo, bool create,
+										BloomFilter *f);
 extern void bloom_warn_if_cannot_grow(struct varlena *v);
 extern int	bloom_cmp_u64(const void *a, const void *b);
 extern void bloom_get_plan(double fpr, BloomPlan *plan_cache);
