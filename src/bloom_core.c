@@ -337,13 +337,14 @@ bloom_init_hashlist(uint8_t *buf, uint64_t nslots, uint64_t capacity,
 	memset(buf + BLOOM_HEADER_SIZE, 0, (size_t) nslots * 8);
 }
 
+static void scalable_point(BloomFilter *f);
+
 /* Validates the rest of a kind-4 value; the common header is checked */
 static BloomStatus
 decode_scalable(const uint8_t *buf, size_t len, BloomFilter *f)
 {
 	uint64_t	total = 0;
 	uint64_t	items = 0;
-	uint8_t    *bits;
 
 	if (f->k != 0 || f->block_log2 != BLOOM_BLOCK_LOG2 ||
 		f->nslots < 1 || f->nslots > BLOOM_MAX_LAYERS)
@@ -384,12 +385,7 @@ decode_scalable(const uint8_t *buf, size_t len, BloomFilter *f)
 	if (len > BLOOM_MAX_BYTES || len != bloom_scalable_size(f->nslots, total))
 		return BLOOM_E_LENGTH;
 
-	bits = f->data + f->nslots * BLOOM_LAYER_DESC_SIZE;
-	for (uint64_t i = 0; i < f->nslots; i++)
-	{
-		f->layers[i].data = bits;
-		bits += f->layers[i].nblocks * BLOOM_BLOCK_BYTES;
-	}
+	scalable_point(f);
 	return BLOOM_OK;
 }
 
