@@ -1,33 +1,56 @@
 # bloomtype: PGXS build
 EXTENSION = bloomtype
 MODULE_big = bloomtype
-OBJS = bloom_ext.o bloom_keys.o bloom_agg.o bloom_batch.o src/bloom_core.o
+
+# the core (plain C, no PostgreSQL): what tests, fuzzers and benchmarks link
+CORE_SRCS = src/core/format.c src/core/sizing.c src/core/blocked.c \
+	src/core/scalable.c src/core/aggstate.c src/core/distinct.c \
+	src/core/materialize.c
+CORE_HDRS = $(wildcard $(srcdir)/src/core/*.h)
+# the glue every family shares, then one folder per family
+PG_SRCS = src/pg/keys.c src/pg/memory.c src/pg/cache.c src/pg/io.c
+BLOOM_SRCS = src/bloom/value.c src/bloom/construct.c src/bloom/funcs.c \
+	src/bloom/batch.c src/bloom/agg.c
+
+OBJS = bloom_ext.o $(PG_SRCS:.c=.o) $(BLOOM_SRCS:.c=.o) $(CORE_SRCS:.c=.o)
 DATA = bloomtype--1.0.sql bloomtype--1.0--1.1.sql bloomtype--1.1--1.2.sql
+DATA_built = bloomtype--1.2.sql
 PGFILEDESC = "bloomtype - probabilistic filter data types"
 
-REGRESS = bloom_io bloom_funcs bloom_keys bloom_agg bloom_setops bloom_stats bloom_cache bloom_hostile bloom_batch bloom_scalable bloom_upgrade bloom_trusted
+REGRESS = bloom_io bloom_install bloom_funcs bloom_keys bloom_agg bloom_setops bloom_stats bloom_cache bloom_hostile bloom_batch bloom_scalable bloom_upgrade bloom_trusted
 
-PG_CPPFLAGS = -I$(srcdir) -std=gnu99
+PG_CPPFLAGS = -I$(srcdir)/src/core -I$(srcdir)/src/pg -std=gnu99
 SHLIB_LINK = -lm
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-# PGXS tracks no header dependencies
-$(OBJS): src/bloom_core.h bloom_ext.h
+# the install script of the newest version, from the per-family SQL
+# fragments and the key types (scripts/gen_sql.pl says how; PGXS sets
+# .DELETE_ON_ERROR, so a failed run leaves no script behind)
+SQL_FRAGMENTS = $(addprefix $(srcdir)/,src/pg/bloomtype.sql.in src/pg/type.sql.in \
+	src/bloom/bloomfilter.sql.in)
+bloomtype--1.2.sql: $(srcdir)/scripts/gen_sql.pl $(srcdir)/src/pg/keytypes.h $(SQL_FRAGMENTS)
+	$(PERL) $(srcdir)/scripts/gen_sql.pl $(srcdir)/src/pg/keytypes.h \
+		$(srcdir)/src/pg/bloomtype.sql.in > $@
 
-# C unit tests of the core (cmocka), no PostgreSQL needed
-UNIT_CFLAGS = -O2 -g -Wall -Wextra -I$(srcdir)/src
-test/unit/test_core: test/unit/test_core.c src/bloom_core.c src/bloom_core.h
-	$(CC) $(UNIT_CFLAGS) -o $@ test/unit/test_core.c src/bloom_core.c -lcmocka -lm
+# PGXS tracks no header dependencies
+$(OBJS): $(CORE_HDRS) $(wildcard $(srcdir)/src/pg/*.h) $(wildcard $(srcdir)/src/bloom/*.h)
+
+# C unit tests of the core (cmocka), no PostgreSQL needed: one file per
+# core module, one binary
+UNIT_CFLAGS = -O2 -g -Wall -Wextra -std=gnu99 -I$(srcdir)/src/core
+UNIT_SRCS = $(srcdir)/test/unit/run_unit.c $(wildcard $(srcdir)/test/unit/test_*.c)
+test/unit/run_unit: $(UNIT_SRCS) test/unit/unit.h test/malloc_alloc.h $(CORE_SRCS) $(CORE_HDRS)
+	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(CORE_SRCS) -lcmocka -lm
 
 # TAP tests (PostgreSQL::Test::Cluster): they make their own clusters, so
 # they run as a user that initdb accepts (scripts/test.sh sees to that).
 tap:
 	$(prove_installcheck)
 
-unit: test/unit/test_core
-	test/unit/test_core
+unit: test/unit/run_unit
+	test/unit/run_unit
 
 .PHONY: unit tap

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "bloom_core.h"
+#include "core.h"
 
 static double
 now_ns(void)
@@ -113,7 +113,7 @@ main(int argc, char **argv)
 				double		t0;
 				uint64_t	hits = 0;
 
-				memset(f.data, 0, f.nslots * BLOOM_BLOCK_BYTES);
+				memset(f.data, 0, f.nblocks * BLOOM_BLOCK_BYTES);
 				t0 = now_ns();
 				for (uint64_t i = 0; i < n; i++)
 					bloom_insert_hash(&f, bloom_hash_int64(0, key_of(i)));
@@ -156,7 +156,7 @@ main(int argc, char **argv)
 			m = stat_of(t_miss, reps);
 			l = stat_of(t_lat, reps);
 			printf("%lu\t%g\t%.2f\t%.5f\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\n",
-				   (unsigned long) n, rates[ri], (double) f.nslots * BLOOM_BLOCK_BITS / n,
+				   (unsigned long) n, rates[ri], (double) f.nblocks * BLOOM_BLOCK_BITS / n,
 				   (double) fp / probes, a.med, a.min, a.max, h.med, h.min, h.max,
 				   m.med, m.min, m.max, l.med, l.min, l.max);
 			fflush(stdout);
@@ -189,7 +189,7 @@ main(int argc, char **argv)
 			for (uint64_t i = 0; i < probes; i++)
 				fp += bloom_contains_hash(&f, bloom_hash_int64(0, key_of(UINT64_C(1) << 40 | i)));
 			fprintf(fp1, "%.2f\t%.6f\t%.6f\t%.6f\n", (double) added / cap, (double) fp / probes,
-					bloom_model_fpr((double) added / f.nslots, f.k), bloom_estimate_fpr(&f));
+					bloom_model_fpr((double) added / f.nblocks, f.k), bloom_estimate_fpr(&f));
 		}
 		fclose(fp1);
 		free(buf);
@@ -218,7 +218,7 @@ main(int argc, char **argv)
 				x += bloom_contains_hash(&f, bloom_hash_int64(0, key_of(i % n)));
 			hit = (now_ns() - t0) / probes;
 			sink += x;
-			fprintf(fp2, "%lu\t%.2f\t%.2f\n", (unsigned long) (f.nslots * BLOOM_BLOCK_BYTES), miss, hit);
+			fprintf(fp2, "%lu\t%.2f\t%.2f\n", (unsigned long) (f.nblocks * BLOOM_BLOCK_BYTES), miss, hit);
 			free(buf);
 		}
 		fclose(fp2);

@@ -16,7 +16,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "bloom_core.h"
+#include "core.h"
+#include "../test/malloc_alloc.h"
 
 /*
  * Memory as the extension's probe cache holds a large filter: on a 2 MB
@@ -56,7 +57,7 @@ shared_positions(const BloomFilter *f, uint64_t h, bool newest_first)
 {
 	const uint8_t *blk[BLOOM_MAX_LAYERS];
 	unsigned	bits[BLOOM_MAX_HASHES];
-	int			n = (int) f->nslots,
+	int			n = (int) f->nlayers,
 				kmax = 0;
 	uint64_t	x = h;
 
@@ -101,9 +102,9 @@ shared_oldest(const BloomFilter *f, uint64_t h)
 static bool
 own_newest_prefetch(const BloomFilter *f, uint64_t h)
 {
-	for (uint64_t i = 0; i < f->nslots; i++)
+	for (uint64_t i = 0; i < f->nlayers; i++)
 		__builtin_prefetch(f->layers[i].data + bloom_mulhi64(h, f->layers[i].nblocks) * BLOOM_BLOCK_BYTES);
-	for (int i = (int) f->nslots - 1; i >= 0; i--)
+	for (int i = (int) f->nlayers - 1; i >= 0; i--)
 		if (test_layer(&f->layers[i], h))
 			return true;
 	return false;
@@ -113,7 +114,7 @@ own_newest_prefetch(const BloomFilter *f, uint64_t h)
 static bool
 oldest_plain(const BloomFilter *f, uint64_t h)
 {
-	for (uint64_t i = 0; i < f->nslots; i++)
+	for (uint64_t i = 0; i < f->nlayers; i++)
 		if (test_layer(&f->layers[i], h))
 			return true;
 	return false;
@@ -164,7 +165,8 @@ main(int argc, char **argv)
 	uint64_t	growth = argc > 2 ? strtoull(argv[2], NULL, 10) : 64;
 	uint64_t	n = initial * growth,
 				probes = 4000000;
-	BloomPlan	plan;
+	BloomPlan	plan = {0};
+	BloomAlloc	a = malloc_allocator(NULL);
 	BloomFilter f,
 				x;
 	uint64_t	nb;
@@ -187,36 +189,23 @@ main(int argc, char **argv)
 		{"fixed filter sized for every key (baseline)", fixed},
 	};
 
-	bloom_plan(bloom_layer_fpr(0.01, 0), &plan);
-	bloom_plan_size(&plan, initial, &nb);
-	len = bloom_scalable_size(1, nb);
-	buf = malloc(len);
-	bloom_init_scalable(buf, initial, 0.01, 2, 0, nb, plan.k);
-	bloom_decode(buf, len, &f);
+	if (bloom_new_scalable(initial, 0.01, 2, &plan, &a, &f) != BLOOM_OK)
+		return 1;
 	for (uint64_t i = 0; i < n; i++)
 	{
-		uint64_t	h = bloom_hash_int64(0, (int64_t) i);
+		uint8_t    *old = f.base;
+		bool		added;
 
-		if (bloom_scalable_contains(&f, h))
-			continue;
-		if (bloom_scalable_full(&f))
-		{
-			uint64_t	cap;
-			uint8_t    *nbuf;
-
-			bloom_scalable_next_layer(&f, &plan, &cap, &nb);
-			len = bloom_scalable_size(f.nslots + 1, bloom_scalable_blocks(&f) + nb);
-			nbuf = malloc(len);
-			bloom_scalable_append_layer(nbuf, &f, cap, nb, plan.k);
-			free(buf);
-			buf = nbuf;
-			bloom_decode(buf, len, &f);
-		}
-		bloom_scalable_insert(&f, h);
+		if (bloom_add(&f, bloom_hash_int64(0, (int64_t) i), &plan, &a, &added) != BLOOM_OK)
+			return 1;
+		if (f.base != old)
+			free(old);
 	}
+	buf = f.base;
+	len = bloom_value_size(&f);
 	{
 		/* the bits on a 2 MB boundary, after the header and descriptors */
-		size_t		head = bloom_scalable_size(f.nslots, 0);
+		size_t		head = bloom_scalable_size(f.nlayers, 0);
 		uint8_t    *h = alloc_huge(len + (2 << 20)) + (2 << 20) - head;
 
 		memcpy(h, buf, len);
@@ -242,7 +231,7 @@ main(int argc, char **argv)
 		absent[i] = bloom_hash_int64(0, -1 - (int64_t) i);
 	}
 	printf("%llu keys in %llu layers (%.0f MB); fixed filter %.0f MB; %llu lookups each, best of 3\n\n",
-		   (unsigned long long) n, (unsigned long long) f.nslots, len / 1048576.0,
+		   (unsigned long long) n, (unsigned long long) f.nlayers, len / 1048576.0,
 		   bloom_blocked_size(nb) / 1048576.0, (unsigned long long) probes);
 	printf("| lookup | present keys, ns | absent keys, ns | present vs baseline | absent vs baseline |\n");
 	printf("|---|---|---|---|---|\n");

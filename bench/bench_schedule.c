@@ -11,7 +11,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "bloom_core.h"
+#include "core.h"
 
 static double
 norm(double s)

@@ -5,5 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
 mkdir -p bench/out
-gcc -O2 -march=x86-64 -Isrc -o bench/out/bench_layers bench/bench_layers.c src/bloom_core.c -lm
+gcc -O2 -march=x86-64 -Isrc/core -o bench/out/bench_layers bench/bench_layers.c src/core/*.c -lm
 bench/out/bench_layers "$@"

@@ -43,7 +43,7 @@ bash scripts/build.sh
 
 out=bench/out
 mkdir -p "$out" docs/perf
-gcc -O2 -Isrc -o "$out/bench_core" bench/bench_core.c src/bloom_core.c -lm
+gcc -O2 -Isrc/core -o "$out/bench_core" bench/bench_core.c src/core/*.c -lm
 
 echo "== core microbenchmark"
 "$out/bench_core" "${CORE_MAX_KEYS:-100000000}" "$reps" "$out" | tee "$out/core.tsv"

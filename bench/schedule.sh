@@ -4,5 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
 mkdir -p bench/out
-gcc -O2 -Wall -Isrc -o bench/out/bench_schedule bench/bench_schedule.c src/bloom_core.c -lm
+gcc -O2 -Wall -Isrc/core -o bench/out/bench_schedule bench/bench_schedule.c src/core/*.c -lm
 bench/out/bench_schedule

@@ -4,7 +4,7 @@
 #   scripts/fuzz.sh replay            replay the seed corpus once (the test command does this)
 #   scripts/fuzz.sh run SECONDS [H]   fuzz each harness (or only H) for SECONDS
 #   scripts/fuzz.sh runs N [H]        fuzz each harness (or only H) for N executions
-#   scripts/fuzz.sh coverage          line coverage of src/bloom_core.c by the corpus
+#   scripts/fuzz.sh coverage          line coverage of the core (src/core) by the corpus
 #                                     (repo seeds and fuzz-work), with llvm-cov
 # New inputs go to fuzz-work/<harness>; the repo's corpus stays as it is.
 set -euo pipefail
@@ -13,11 +13,20 @@ HARNESSES=(decode addcontains setops sizing scalable)
 BIN=fuzz-work/bin
 mkdir -p "$BIN"
 command -v clang >/dev/null || { bash scripts/deps.sh; }
-CFLAGS="-g -O2 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc"
+CFLAGS="-g -O2 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc/core"
+CORE=(src/core/*.c)
+# rebuilt when the harness, the shared allocator or any file of the core is newer
+stale() {
+    local bin=$1 f
+    [ -x "$bin" ] || return 0
+    for f in "${@:2}" test/malloc_alloc.h src/core/*.c src/core/*.h; do
+        [ "$f" -nt "$bin" ] && return 0
+    done
+    return 1
+}
 for h in "${HARNESSES[@]}"; do
-    if [ ! -x "$BIN/fuzz_$h" ] || [ "test/fuzz/fuzz_$h.c" -nt "$BIN/fuzz_$h" ] \
-        || [ src/bloom_core.c -nt "$BIN/fuzz_$h" ] || [ src/bloom_core.h -nt "$BIN/fuzz_$h" ]; then
-        clang $CFLAGS -o "$BIN/fuzz_$h" "test/fuzz/fuzz_$h.c" src/bloom_core.c -lm
+    if stale "$BIN/fuzz_$h" "test/fuzz/fuzz_$h.c"; then
+        clang $CFLAGS -o "$BIN/fuzz_$h" "test/fuzz/fuzz_$h.c" "${CORE[@]}" -lm
     fi
 done
 
@@ -27,8 +36,8 @@ if [ "$mode" = coverage ]; then
     mkdir -p "$cov"
     rm -f "$cov"/*.profraw
     for h in "${HARNESSES[@]}"; do
-        clang -g -O0 -fsanitize=fuzzer -fprofile-instr-generate -fcoverage-mapping -Isrc \
-            -o "$cov/fuzz_$h" "test/fuzz/fuzz_$h.c" src/bloom_core.c -lm
+        clang -g -O0 -fsanitize=fuzzer -fprofile-instr-generate -fcoverage-mapping -Isrc/core \
+            -o "$cov/fuzz_$h" "test/fuzz/fuzz_$h.c" "${CORE[@]}" -lm
         dirs=("test/fuzz/corpus/$h")
         [ -d "fuzz-work/$h" ] && dirs+=("fuzz-work/$h")
         LLVM_PROFILE_FILE="$cov/$h.profraw" "$cov/fuzz_$h" -runs=0 "${dirs[@]}" >/dev/null 2>&1
@@ -36,7 +45,7 @@ if [ "$mode" = coverage ]; then
     llvm-profdata merge -sparse "$cov"/*.profraw -o "$cov/all.profdata"
     objs=()
     for h in "${HARNESSES[@]}"; do objs+=(-object "$cov/fuzz_$h"); done
-    llvm-cov report "${objs[@]:1}" -instr-profile="$cov/all.profdata" src/bloom_core.c src/bloom_core.h
+    llvm-cov report "${objs[@]:1}" -instr-profile="$cov/all.profdata" src/core/*.c src/core/*.h
     exit 0
 fi
 only=${3:-}
@@ -54,7 +63,9 @@ for h in "${HARNESSES[@]}"; do
         run|runs)
             mkdir -p "fuzz-work/$h"
             if [ "$mode" = run ]; then lim="-max_total_time=$2"; else lim="-runs=$2"; fi
-            "$BIN/fuzz_$h" $lim -print_final_stats=1 "fuzz-work/$h" "test/fuzz/corpus/$h" \
+            # a crash is written to fuzz-work/crash-<harness>-..., not into the tree
+            "$BIN/fuzz_$h" $lim -print_final_stats=1 -artifact_prefix="fuzz-work/crash-$h-" \
+                "fuzz-work/$h" "test/fuzz/corpus/$h" \
                 >"fuzz-work/run-$h.log" 2>&1 || status=1
             grep -E "stat::number_of_executed_units|cov:|crash|ERROR" "fuzz-work/run-$h.log" | tail -4
             ;;

@@ -12,13 +12,20 @@ passed=0
 failed=0
 log=$(mktemp -d)
 
-# 1. C unit tests of the core (cmocka)
-make -s PG_CONFIG="$PG_CONFIG" test/unit/test_core >/dev/null
-test/unit/test_core 2>&1 | tee "$log/unit.out"
-p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log/unit.out" | tail -1)
-f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log/unit.out" | tail -1)
-if [ -z "$p$f" ]; then f=1; fi   # crashed before its summary
-passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
+# 1. C unit tests of the core (cmocka): one group per core module, each
+# with its own summary.  Tests a group announced but did not report (the
+# program crashed, or did not build) count as failures.
+rm -f test/unit/run_unit
+make -s PG_CONFIG="$PG_CONFIG" test/unit/run_unit >/dev/null
+test/unit/run_unit 2>&1 | tee "$log/unit.out"
+rc=${PIPESTATUS[0]}
+sum() { sed -n "s/^\[  $1  \] \([0-9]*\) test.*/\1/p" "$log/unit.out" | awk '{ s += $1 } END { print s + 0 }'; }
+p=$(sum PASSED)
+f=$(sum FAILED)
+n=$(sed -n 's/^\[==========\] Running \([0-9]*\) test.*/\1/p' "$log/unit.out" | awk '{ s += $1 } END { print s + 0 }')
+[ "$((p + f))" -lt "$n" ] && f=$((n - p))           # crashed inside a group
+if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi   # crashed or did not build
+passed=$((passed + p)); failed=$((failed + f))
 
 # 2. the fuzz harnesses replay their seed corpus (ASan + UBSan)
 bash scripts/fuzz.sh replay 2>&1 | tee "$log/fuzz.out"

@@ -98,7 +98,7 @@ SELECT p.oid::regprocedure AS function, p.provolatile, p.proisstrict, p.proparal
   JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'bloomtype'
  WHERE p.proname IN ('bloom_empty', 'bloom_add', 'bloom_contains', 'bloom_info',
                      'bloom_cardinality', 'bloom_union', 'bloom_intersect')
- ORDER BY 1, 2;
+ ORDER BY p.oid::regprocedure::text COLLATE "C";
 -- every function of the extension is parallel safe
 SELECT count(*) AS not_parallel_safe
   FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass

@@ -68,7 +68,7 @@ SELECT kind, capacity, format_version FROM kept, bloom_info(f) WHERE id = 4;
 SELECT kind, capacity, format_version FROM kept, bloom_info(bloom_add(f, 1)) WHERE id = 4;
 -- The catalog after the update, as the specification of 1.2: every
 -- function with its C symbol and markings, every aggregate with its
--- support functions.  (A fresh CREATE EXTENSION runs the same scripts.)
+-- support functions.  (bloom_install checks that a fresh install makes the same.)
 SELECT p.oid::regprocedure AS function, p.prosrc, p.provolatile AS vol, p.proisstrict AS strict,
        p.proparallel AS par, pg_get_function_result(p.oid) AS result
   FROM pg_proc p JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid

@@ -1,13 +1,64 @@
 /*
  * libFuzzer harness: decoding and validation of outside bytes, then every
- * read-only operation on what was accepted.
+ * read-only operation on what was accepted: lookups and estimates of
+ * filters, distinct counts, canonical bytes and materialisation of
+ * aggregate states (whose results must decode).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "bloom_core.h"
+#include "core.h"
+#include "../malloc_alloc.h"
 
 int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The canonical bytes of a state decode, and are canonical */
+static void
+check_canonical(const BloomFilter *f)
+{
+	size_t		len = bloom_canonical_size(f);
+	uint8_t    *out = malloc(len);
+	BloomFilter c;
+
+	bloom_canonical_write(f, out);
+	if (bloom_decode(out, len, &c) != BLOOM_OK || !bloom_is_canonical(&c))
+		abort();
+	free(out);
+}
+
+/*
+ * What a state stands for, for 1.0 and for 1.2, must decode and hold every
+ * hash the state holds (a hash list's, a buffered state's pending ones)
+ */
+static void
+check_materialize(const BloomFilter *st)
+{
+	BloomAlloc	a = malloc_allocator(NULL);
+
+	for (int scalable = 0; scalable < 2; scalable++)
+	{
+		BloomMaterialized m;
+		BloomFilter out,
+					g;
+		BloomStatus s = bloom_materialize(st, scalable, NULL, &a, &m, &out);
+
+		if (s == BLOOM_OK)
+		{
+			if (bloom_decode(out.base, bloom_value_size(&out), &g) != BLOOM_OK ||
+				bloom_is_state(&g))
+				abort();
+			for (uint64_t i = 0; i < st->nhashes; i++)
+				if (!bloom_filter_contains(&g, bloom_hashlist_get(st, i)))
+					abort();
+			for (uint64_t i = 0; i < st->npending; i++)
+				if (!bloom_filter_contains(&g, bloom_get_le64(bloom_pending(st) + 8 * i)))
+					abort();
+			free(out.base);
+		}
+		else if (s != BLOOM_E_CAPACITY)
+			abort();
+	}
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -22,11 +73,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(copy, data, size);
 	if (bloom_decode(copy, size, &f) == BLOOM_OK)
 	{
+		if (bloom_is_state(&f))
+		{
+			check_canonical(&f);
+			check_materialize(&f);
+		}
 		if (f.kind == BLOOM_KIND_BUFFERED)
 		{
 			/* setting the pending hashes writes only inside the value */
-			bloom_flush_pending(copy, &f);
-			if (bloom_decode(copy, size, &f) != BLOOM_OK || f.nused != 0)
+			bloom_flush_pending(&f);
+			if (bloom_decode(copy, size, &f) != BLOOM_OK || f.npending != 0)
 				abort();
 		}
 		if (bloom_has_bits(&f) || f.kind == BLOOM_KIND_SCALABLE)
@@ -36,15 +92,21 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			(void) bloom_estimate_fpr(&f);
 			for (int64_t i = 0; i < 64; i++)
 				(void) bloom_filter_contains(&f, bloom_hash_int64(f.seed, i));
+			if (!bloom_is_state(&f))
+			{
+				BloomInfo	info;
+
+				bloom_describe(&f, &info);
+			}
 		}
 		else
 		{
-			uint8_t    *scratch = malloc(bloom_estimate_scratch(f.nused));
+			uint8_t    *scratch = malloc(bloom_estimate_scratch(f.nhashes));
 			uint64_t   *table = malloc(1024 * sizeof(uint64_t));
-			uint64_t	exact = bloom_count_distinct(f.data, f.nused, table, 1024);
-			double		est = bloom_estimate_distinct(f.data, f.nused, scratch);
+			uint64_t	exact = bloom_count_distinct(f.data, f.nhashes, table, 1024);
+			double		est = bloom_estimate_distinct(f.data, f.nhashes, scratch);
 
-			if (exact != UINT64_MAX && exact > f.nused)
+			if (exact != UINT64_MAX && exact > f.nhashes)
 				abort();
 			if (!(est >= 0.0))
 				abort();

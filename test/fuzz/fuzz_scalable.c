@@ -1,18 +1,27 @@
 /*
  * libFuzzer harness: scalable filters (kind 4).  The first input byte is a
  * number of keys to add, the rest a value.  An accepted scalable value is
- * read (estimates, lookups), united with itself, grown by the keys (new
- * layers included, up to 4 MB) and united with its grown self; every
- * result must decode, and every added key must be found.
+ * read (estimates, lookups), united with itself, grown by the keys with
+ * bloom_add (new layers included, up to 4 MB: past it the allocator gives
+ * nothing, and the filter must be left as it was) and united with its
+ * grown self; every result must decode, and every added key must be found.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "bloom_core.h"
+#include "core.h"
+#include "../malloc_alloc.h"
 
 #define GROW_LIMIT	(4u << 20)
 
 int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* malloc up to GROW_LIMIT bytes a value */
+static void *
+limited_alloc(void *arg, size_t size)
+{
+	return size > GROW_LIMIT ? NULL : malloc_alloc_fn(arg, size);
+}
 
 static uint8_t *
 united(const BloomFilter *a, const BloomFilter *b, BloomFilter *u)
@@ -37,6 +46,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	BloomFilter f,
 				g,
 				u;
+	BloomAlloc	a = {.alloc = limited_alloc, .free = malloc_free_fn};
 	uint8_t    *orig,
 			   *buf,
 			   *ubuf;
@@ -71,33 +81,28 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (int i = 0; i < nadds; i++)
 	{
 		uint64_t	h = bloom_hash_int64(g.seed, i);
+		uint64_t	items = g.nitems;
+		bool		added;
+		BloomStatus st = bloom_add(&g, h, NULL, &a, &added);
 
-		if (bloom_scalable_contains(&g, h))
-			continue;
-		if (bloom_scalable_full(&g))
+		if (g.base != buf)
 		{
-			BloomPlan	plan;
-			uint64_t	cap,
-						nb;
-			uint8_t    *nbuf;
-
-			if (bloom_scalable_next_layer(&g, &plan, &cap, &nb) != BLOOM_OK)
-				break;
-			len = bloom_scalable_size(g.nslots + 1, bloom_scalable_blocks(&g) + nb);
-			if (len > GROW_LIMIT)
-				break;
-			nbuf = malloc(len);
-			bloom_scalable_append_layer(nbuf, &g, cap, nb, plan.k);
 			free(buf);
-			buf = nbuf;
-			if (bloom_decode(buf, len, &g) != BLOOM_OK)
-				abort();
+			buf = g.base;
 		}
-		bloom_scalable_insert(&g, h);
-		bloom_write_header(buf, &g);
-		if (!bloom_scalable_contains(&g, h))
+		if (st == BLOOM_E_CAPACITY || st == BLOOM_E_NOMEM)
+		{
+			/* could not grow: nothing changed */
+			if (added || g.nitems != items ||
+				bloom_decode(buf, bloom_value_size(&g), &g) != BLOOM_OK)
+				abort();
+			break;
+		}
+		if (st != BLOOM_OK || !bloom_scalable_contains(&g, h) ||
+			g.nitems != (added ? bloom_sat_add(items, 1) : items))
 			abort();
 	}
+	len = bloom_value_size(&g);
 	if (bloom_decode(buf, len, &g) != BLOOM_OK)
 		abort();
 
@@ -108,6 +113,21 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			bloom_scalable_contains(&g, bloom_hash_int64(g.seed, i)))
 			abort();
 	free(ubuf);
+
+	/* bloom_merge makes the same union */
+	{
+		BloomFilter m = f;
+		BloomAlloc	al = malloc_allocator(NULL);
+
+		if (bloom_merge(&m, &g, false, &al) != BLOOM_OK ||
+			bloom_value_size(&m) != bloom_scalable_union_size(&f, &g))
+			abort();
+		ubuf = united(&f, &g, &u);
+		if (memcmp(m.base, ubuf, bloom_value_size(&m)) != 0)
+			abort();
+		free(ubuf);
+		free(m.base);
+	}
 	free(buf);
 	free(orig);
 	return 0;

@@ -2,12 +2,15 @@
  * libFuzzer harness: union and intersection of two decoded values.  The
  * input is two values, the first preceded by its 2-byte length.  When both
  * decode and are compatible, the union must contain everything either
- * contains and the intersection nothing that either lacks.
+ * contains and the intersection nothing that either lacks; both are made
+ * by bloom_merge and must decode, with the bits bloom_union_bits and
+ * bloom_intersect_bits give.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "bloom_core.h"
+#include "core.h"
+#include "../malloc_alloc.h"
 
 int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -25,6 +28,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			   *cb,
 			   *cu,
 			   *cx;
+	BloomAlloc	al = malloc_allocator(NULL);
 
 	if (size < 2 || size > (1 << 20))
 		return 0;
@@ -41,9 +45,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		a.kind == BLOOM_KIND_BLOCKED &&
 		bloom_compatible(&a, &b, &what) == BLOOM_OK)
 	{
-		uint64_t	nbytes = a.nslots * BLOOM_BLOCK_BYTES;
+		uint64_t	nbytes = a.nblocks * BLOOM_BLOCK_BYTES;
+		uint8_t    *bits = malloc(nbytes);
 
-		if (b.nslots != a.nslots || la != lb)
+		if (b.nblocks != a.nblocks || la != lb)
 			abort();			/* compatible means the same geometry */
 		cu = malloc(la);
 		cx = malloc(la);
@@ -51,8 +56,21 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(cx, ca, la);
 		if (bloom_decode(cu, la, &u) != BLOOM_OK || bloom_decode(cx, la, &x) != BLOOM_OK)
 			abort();
-		bloom_union_bits(u.data, b.data, nbytes);
-		bloom_intersect_bits(x.data, b.data, nbytes);
+		/* in place, the value's header written back */
+		if (bloom_merge(&u, &b, false, &al) != BLOOM_OK ||
+			bloom_merge(&x, &b, true, &al) != BLOOM_OK ||
+			u.base != cu || x.base != cx ||
+			bloom_decode(cu, la, &u) != BLOOM_OK || bloom_decode(cx, la, &x) != BLOOM_OK)
+			abort();
+		memcpy(bits, a.data, nbytes);
+		bloom_union_bits(bits, b.data, nbytes);
+		if (memcmp(bits, u.data, nbytes) != 0)
+			abort();
+		memcpy(bits, a.data, nbytes);
+		bloom_intersect_bits(bits, b.data, nbytes);
+		if (memcmp(bits, x.data, nbytes) != 0)
+			abort();
+		free(bits);
 		for (int64_t i = 0; i < 256; i++)
 		{
 			uint64_t	h = bloom_hash_int64(a.seed, i);

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bloom_core.h"
+#include "core.h"
 
 int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

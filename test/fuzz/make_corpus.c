@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bloom_core.h"
+#include "core.h"
+#include "../malloc_alloc.h"
 
 static const char *root;
 
@@ -47,7 +48,7 @@ blocked(uint64_t capacity, double fpr, int nkeys, size_t *len)
 	{
 		f.key_class = BLOOM_KEY_INTEGER;
 		f.nitems = nkeys;
-		bloom_write_header(buf, &f);
+		bloom_write_header(&f);
 	}
 	return buf;
 }
@@ -56,42 +57,27 @@ blocked(uint64_t capacity, double fpr, int nkeys, size_t *len)
 static uint8_t *
 scalable(uint64_t capacity, double fpr, unsigned expansion, int nkeys, size_t *len)
 {
-	BloomPlan	plan;
+	BloomPlan	plan = {0};
+	BloomAlloc	a = malloc_allocator(NULL);
 	BloomFilter f;
-	uint64_t	nb;
-	uint8_t    *buf;
+	bool		added;
 
-	bloom_plan(bloom_layer_fpr(fpr, 0), &plan);
-	bloom_plan_size(&plan, capacity, &nb);
-	*len = bloom_scalable_size(1, nb);
-	buf = malloc(*len);
-	bloom_init_scalable(buf, capacity, fpr, expansion, 0, nb, plan.k);
-	bloom_decode(buf, *len, &f);
+	if (bloom_new_scalable(capacity, fpr, expansion, &plan, &a, &f) != BLOOM_OK)
+		exit(1);
 	for (int i = 0; i < nkeys; i++)
 	{
-		uint64_t	h = bloom_hash_int64(0, i);
+		uint8_t    *old = f.base;
 
-		if (bloom_scalable_contains(&f, h))
-			continue;
-		if (bloom_scalable_full(&f))
-		{
-			uint64_t	cap;
-			uint8_t    *nbuf;
-
-			bloom_scalable_next_layer(&f, &plan, &cap, &nb);
-			*len = bloom_scalable_size(f.nslots + 1, bloom_scalable_blocks(&f) + nb);
-			nbuf = malloc(*len);
-			bloom_scalable_append_layer(nbuf, &f, cap, nb, plan.k);
-			free(buf);
-			buf = nbuf;
-			bloom_decode(buf, *len, &f);
-		}
-		bloom_scalable_insert(&f, h);
+		if (bloom_add(&f, bloom_hash_int64(0, i), &plan, &a, &added) != BLOOM_OK)
+			exit(1);
+		if (f.base != old)
+			free(old);
 	}
 	if (nkeys)
 		f.key_class = BLOOM_KEY_INTEGER;
-	bloom_write_header(buf, &f);
-	return buf;
+	bloom_write_header(&f);
+	*len = bloom_value_size(&f);
+	return f.base;
 }
 
 /* The scalable harness's input: a count of keys to add, then the value */
@@ -154,10 +140,10 @@ main(int argc, char **argv)
 		bloom_decode(hl, sizeof(hl), &f);
 		bloom_hashlist_set(&f, 0, 1);
 		bloom_hashlist_set(&f, 1, 2);
-		f.nused = 2;
+		f.nhashes = 2;
 		f.nitems = 3;
 		f.key_class = BLOOM_KEY_TEXT;
-		bloom_write_header(hl, &f);
+		bloom_write_header(&f);
 		put("decode", "hashlist", hl, sizeof(hl));
 		hl[56] = 9;				/* more used than slots */
 		put("decode", "hashlist-overused", hl, sizeof(hl));
@@ -179,10 +165,10 @@ main(int argc, char **argv)
 		bloom_decode(b, blen, &f);
 		for (int i = 0; i < 5; i++)
 			bloom_put_le64(bloom_pending(&f) + 8 * i, bloom_hash_int64(0, i));
-		f.nused = 5;
+		f.npending = 5;
 		f.nitems = 5;
 		f.key_class = BLOOM_KEY_INTEGER;
-		bloom_write_header(b, &f);
+		bloom_write_header(&f);
 		put("decode", "buffered", b, blen);
 		free(b);
 	}
@@ -204,23 +190,24 @@ main(int argc, char **argv)
 
 		for (int i = 0; i < 4; i++)
 		{
-			uint8_t    *s = scalable(sc[i].capacity, 0.01, sc[i].expansion, sc[i].nkeys, &len);
+			size_t		slen;	/* not len: the setops seeds below use v's */
+			uint8_t    *s = scalable(sc[i].capacity, 0.01, sc[i].expansion, sc[i].nkeys, &slen);
 
-			put("decode", sc[i].name, s, len);
-			put_scalable(sc[i].name, 60, s, len);
+			put("decode", sc[i].name, s, slen);
+			put_scalable(sc[i].name, 60, s, slen);
 			if (i == 1)
 			{
 				/* each header and descriptor byte changed, truncations */
-				m = malloc(len);
+				m = malloc(slen);
 				for (size_t off = 0; off < BLOOM_HEADER_SIZE + 2 * BLOOM_LAYER_DESC_SIZE; off++)
 				{
-					memcpy(m, s, len);
+					memcpy(m, s, slen);
 					m[off] ^= 0x81;
 					snprintf(name, sizeof(name), "scalable-flip-%03zu", off);
-					put("decode", name, m, len);
-					put_scalable(name, 20, m, len);
+					put("decode", name, m, slen);
+					put_scalable(name, 20, m, slen);
 				}
-				for (size_t cut = 0; cut < len; cut += 17)
+				for (size_t cut = 0; cut < slen; cut += 17)
 				{
 					snprintf(name, sizeof(name), "scalable-cut-%03zu", cut);
 					put("decode", name, s, cut);

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * bloom_batch.c
+ * batch.c
  *		Batch forms of add and contains, over the elements of an array:
  *		bloom_add_all, bloom_contains_each, bloom_contains_all and
  *		bloom_contains_any (RedisBloom's BF.INSERT and BF.MEXISTS).
@@ -11,7 +11,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom_ext.h"
+#include "bloom.h"
 
 #include "catalog/pg_type.h"
 #include "utils/array.h"
@@ -29,7 +29,7 @@ typedef struct BatchKeys
 
 /* Hashes the elements of array argument 1 with the filter's seed */
 static void
-hash_elements(FunctionCallInfo fcinfo, BloomCallCache *cache, uint64 seed,
+hash_elements(FunctionCallInfo fcinfo, BloomKeyInfo *ki, uint64 seed,
 			  BatchKeys *keys)
 {
 	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(1);
@@ -44,7 +44,7 @@ hash_elements(FunctionCallInfo fcinfo, BloomCallCache *cache, uint64 seed,
 	keys->hashes = palloc(Max(keys->n, 1) * sizeof(uint64));
 	for (int i = 0; i < keys->n; i++)
 		keys->hashes[i] = keys->nulls[i] ? 0 :
-			bloom_key_hash_fast(&cache->key, elems[i], seed);
+			bloom_key_hash_fast(ki, elems[i], seed);
 	keys->array = arr;
 	pfree(elems);
 }
@@ -53,10 +53,9 @@ static inline void
 prefetch_block(const BloomFilter *f, uint64 h)
 {
 	if (f->kind == BLOOM_KIND_SCALABLE)
-		__builtin_prefetch(f->layers[0].data +
-						   bloom_mulhi64(h, f->layers[0].nblocks) * BLOOM_BLOCK_BYTES);
+		__builtin_prefetch(bloom_bits_block(f->layers[0].data, f->layers[0].nblocks, h));
 	else
-		__builtin_prefetch(f->data + bloom_mulhi64(h, f->nslots) * BLOOM_BLOCK_BYTES);
+		__builtin_prefetch(bloom_bits_block(f->data, f->nblocks, h));
 }
 
 /* Answers for every element: found[i], or NULL where the element is */
@@ -67,7 +66,7 @@ probe_all(const BloomFilter *f, const BatchKeys *keys, bool *found)
 	{
 		/* a grown scalable filter prefetches its layers in each lookup */
 		if (i + BATCH_PREFETCH_AHEAD < keys->n && !keys->nulls[i + BATCH_PREFETCH_AHEAD] &&
-			(f->kind == BLOOM_KIND_BLOCKED || f->nslots == 1))
+			(f->kind == BLOOM_KIND_BLOCKED || f->nlayers == 1))
 			prefetch_block(f, keys->hashes[i + BATCH_PREFETCH_AHEAD]);
 		if (keys->nulls[i] || f->key_class == BLOOM_KEY_NONE)
 			found[i] = false;
@@ -85,41 +84,41 @@ probe_all(const BloomFilter *f, const BatchKeys *keys, bool *found)
 static Datum
 add_all_common(FunctionCallInfo fcinfo, bool create)
 {
-	BloomCallCache *cache;
+	BloomKeyInfo *ki;
 	struct varlena *v;
 	BloomFilter f;
 	BatchKeys	keys;
 	uint8	   *le;
 	int			m = 0;
 
-	if ((v = bloom_add_target(fcinfo, create, &f)) == NULL)
+	if ((v = bf_add_target(fcinfo, create, &f)) == NULL)
 	{
 		if (PG_ARGISNULL(0))
 			PG_RETURN_NULL();
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
-	cache = bloom_call_cache(fcinfo, BKE_UNKNOWN, true);
-	hash_elements(fcinfo, cache, f.seed, &keys);
+	ki = bt_cache_key(fcinfo, BKE_UNKNOWN, true);
+	hash_elements(fcinfo, ki, f.seed, &keys);
 	le = palloc(Max(keys.n, 1) * 8);
 	for (int i = 0; i < keys.n; i++)
 		if (!keys.nulls[i])
 			bloom_put_le64(le + 8 * m++, keys.hashes[i]);
 	if (m == 0)
 		PG_RETURN_POINTER(v);
-	bloom_admit_key(v, &f, &cache->key);
+	bf_admit_key(&f, ki);
 	if (f.kind == BLOOM_KIND_BLOCKED && !(f.flags & BLOOM_FLAG_NONSCALING))
 	{
 		/* a 1.0 filter takes every key: insert in prefetched batches */
 		bloom_insert_many(&f, le, m);
-		f.nitems = (f.nitems > UINT64_MAX - m) ? UINT64_MAX : f.nitems + m;
-		bloom_write_header(BLOOM_DATA(v), &f);
+		f.nitems = bloom_sat_add(f.nitems, m);
+		bloom_store_items(&f);
 		PG_RETURN_POINTER(v);
 	}
 	/* one by one: each key is tested first, and may make the filter grow */
 	for (int i = 0; i < m; i++)
 	{
-		struct varlena *g = bloom_add_hash(v, &f, bloom_get_le64(le + 8 * i), NULL,
-										   CurrentMemoryContext);
+		struct varlena *g = bf_add_hash(v, &f, bloom_get_le64(le + 8 * i), NULL,
+										CurrentMemoryContext);
 
 		if (g != v)
 			pfree(v);
@@ -146,16 +145,16 @@ bloom_batch_add_all_create(PG_FUNCTION_ARGS)
 static bool *
 probe_batch(FunctionCallInfo fcinfo, BatchKeys *keys)
 {
-	BloomCallCache *cache = bloom_call_cache(fcinfo, BKE_UNKNOWN, true);
-	BloomFilter *f = bloom_probe_filter(fcinfo, cache);
+	BloomKeyInfo *ki = bt_cache_key(fcinfo, BKE_UNKNOWN, true);
+	BloomFilter *f = bt_cache_value(fcinfo, &bf_probe_methods);
 	bool	   *found;
 
-	hash_elements(fcinfo, cache, f->seed, keys);
+	hash_elements(fcinfo, ki, f->seed, keys);
 	found = palloc(Max(keys->n, 1) * sizeof(bool));
 	for (int i = 0; i < keys->n; i++)
 		if (!keys->nulls[i])
 		{
-			bloom_check_key(f, &cache->key, false);
+			bloom_check_key(f->key_class, f->key_type, ki, false);
 			break;
 		}
 	probe_all(f, keys, found);

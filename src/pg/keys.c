@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * bloom_keys.c
+ * keys.c
  *		Canonical encoding and hashing of SQL values used as filter keys.
  *
  * The same value must hash the same on every platform, in every session
@@ -14,7 +14,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom_ext.h"
+#include "bloomtype.h"
 
 #include "catalog/namespace.h"
 #include "catalog/pg_type.h"
@@ -203,11 +203,9 @@ bloom_key_hash(BloomKeyInfo *ki, Datum value, uint64 seed)
 	switch (ki->enc)
 	{
 		case BKE_INT2:
-			return bloom_hash_int64(seed, DatumGetInt16(value));
 		case BKE_INT4:
-			return bloom_hash_int64(seed, DatumGetInt32(value));
 		case BKE_INT8:
-			return bloom_hash_int64(seed, DatumGetInt64(value));
+			return bloom_key_hash_fast(ki, value, seed);
 		case BKE_FLOAT4:
 			return bloom_hash_float8(seed, (double) DatumGetFloat4(value));
 		case BKE_FLOAT8:
@@ -252,9 +250,10 @@ bloom_key_hash(BloomKeyInfo *ki, Datum value, uint64 seed)
 	return 0;					/* keep compiler quiet */
 }
 
-/* The error bloom_check_key raises: f holds keys of another class */
+/* The error bloom_check_key raises: the filter holds keys of another class */
 void
-bloom_key_mismatch(BloomFilter *f, const BloomKeyInfo *ki, bool adding)
+bloom_key_mismatch(uint8 key_class, uint32 key_type, const BloomKeyInfo *ki,
+				   bool adding)
 {
 	const char *key_name;
 
@@ -264,29 +263,29 @@ bloom_key_mismatch(BloomFilter *f, const BloomKeyInfo *ki, bool adding)
 	ereport(ERROR,
 			(errcode(ERRCODE_DATATYPE_MISMATCH),
 			 errmsg("bloom filter holds %s keys, not %s keys",
-					bloom_key_class_name(f->key_class, f->key_type), key_name),
+					bloom_key_class_name(key_class, key_type), key_name),
 			 errdetail(adding ?
 					   "Mixing key types in one filter would make lookups miss keys that were added." :
 					   "A key of another type hashes differently, so it would never be found."),
-			 (f->key_class == BLOOM_KEY_OTHER && (f->key_type & 0x80000000u)) ?
+			 (key_class == BLOOM_KEY_OTHER && (key_type & 0x80000000u)) ?
 			 errhint("Use keys of the user-defined type the filter was built from.") :
 			 errhint("Cast the key to %s.",
-					 key_class_cast(f->key_class, f->key_type))));
+					 key_class_cast(key_class, key_type))));
 }
 
 /* For union and intersection: both hold the same class, or one holds none */
 void
-bloom_check_key_classes(const BloomFilter *a, const BloomFilter *b)
+bloom_check_key_classes(uint8 a_class, uint32 a_type, uint8 b_class, uint32 b_type)
 {
-	if (a->key_class == BLOOM_KEY_NONE || b->key_class == BLOOM_KEY_NONE)
+	if (a_class == BLOOM_KEY_NONE || b_class == BLOOM_KEY_NONE)
 		return;
-	if (a->key_class == b->key_class && a->key_type == b->key_type)
+	if (a_class == b_class && a_type == b_type)
 		return;
 	ereport(ERROR,
 			(errcode(ERRCODE_DATATYPE_MISMATCH),
 			 errmsg("cannot combine bloom filters of different key types"),
 			 errdetail("The first filter holds %s keys, the second %s keys.",
-					   bloom_key_class_name(a->key_class, a->key_type),
-					   bloom_key_class_name(b->key_class, b->key_type)),
+					   bloom_key_class_name(a_class, a_type),
+					   bloom_key_class_name(b_class, b_type)),
 			 errhint("Build both filters from keys of the same type.")));
 }

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
- * bloom_agg.c
- *		Aggregates of bloomtype: bloom_agg and bloom_union_agg.
+ * agg.c
+ *		Aggregates of the bloomfilter family: bloom_agg and bloom_union_agg.
  *
  * The transition type is bloomfilter itself (not internal), so that the
  * aggregates split across parallel workers and across Citus nodes: a
@@ -9,41 +9,27 @@
  * binary I/O.  The state is updated in place in the aggregate memory
  * context; it is replaced only when a hash list has to grow.
  *
- * With a capacity, the state is the blocked filter itself.  Without one
- * (auto-sizing), the state is a hash list: the 64-bit key hashes, 8 bytes
- * each, growing by half when full, so at most 12 bytes per input row plus
- * the header.  The final function counts the distinct hashes and builds a
- * filter sized exactly for them; since bit positions depend only on the
- * hash, nothing is lost by keeping hashes instead of keys.
+ * With a capacity, the state is a buffered filter (kind 3: the blocked
+ * filter's bits and up to 256 pending hashes, inserted in prefetched
+ * batches; a filter too large for the pending area is kept unbuffered, as
+ * kind 1).  Without one (auto-sizing), the state is a hash list (kind 2):
+ * the 64-bit key hashes, 8 bytes each, growing by half when full, so at
+ * most 12 bytes per input row plus the header.  The final function counts
+ * the distinct hashes, exactly up to 65,536 of them and by estimate above
+ * (src/core/materialize.c), and builds a filter sized for them; since bit
+ * positions depend only on the hash, nothing is lost by keeping hashes
+ * instead of keys.
  *
  * Transition functions get their key type from their C entry point, not
  * from the call expression, because Citus calls them without one.
  *
  *-------------------------------------------------------------------------
  */
-#include "bloom_ext.h"
+#include "bloom.h"
 
 #include "catalog/pg_type.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/primnodes.h"
-
-#define HASHLIST_MIN_SLOTS	8
-
-typedef struct BloomAggCache
-{
-	BloomPlan	plan;
-	BloomKeyInfo key;
-	bool		key_ready;
-} BloomAggCache;
-
-static BloomAggCache *
-get_agg_cache(FunctionCallInfo fcinfo)
-{
-	if (fcinfo->flinfo->fn_extra == NULL)
-		fcinfo->flinfo->fn_extra =
-			MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(BloomAggCache));
-	return (BloomAggCache *) fcinfo->flinfo->fn_extra;
-}
 
 static MemoryContext
 agg_context(FunctionCallInfo fcinfo, const char *fname)
@@ -86,11 +72,9 @@ copy_into(struct varlena *v, MemoryContext cxt)
 static struct varlena *
 new_hashlist(uint64 nslots, double fpr)
 {
-	size_t		size = bloom_hashlist_size(nslots);
-	struct varlena *v = palloc_extended(VARHDRSZ + size, MCXT_ALLOC_HUGE);
+	struct varlena *v = bt_new_varlena(bloom_hashlist_size(nslots), CurrentMemoryContext);
 
-	SET_VARSIZE(v, VARHDRSZ + size);
-	bloom_init_hashlist(BLOOM_DATA(v), nslots, 0, fpr, 0);
+	bloom_init_hashlist(BT_DATA(v), nslots, 0, fpr, 0);
 	return v;
 }
 
@@ -113,74 +97,25 @@ too_many_keys(uint64 distinct, uint64 limit, bool by_rate, double fpr)
 }
 
 /*
- * Appends n hashes (little-endian, at src) to the hash list state, whose
- * header f describes.  Returns the state itself when it has room, else a
- * new state in the current (per-call) memory context: the executor copies
- * a replaced state into the aggregate context and frees the old one.  A
- * state grows by half; when the hashes would pass what the largest state
- * or the largest filter at the state's rate can hold, repeats are removed
- * first, and if too many distinct hashes remain that is an ERROR, raised
- * while the input is read rather than after it.
+ * Appends n hashes (little-endian, at src) to the hash list state f (the
+ * core's bloom_hashlist_append).  Returns the state itself when it had
+ * room, else a new state in the current (per-call) memory context: the
+ * executor copies a replaced state into the aggregate context and frees
+ * the old one.
  */
 static struct varlena *
-hashlist_append(struct varlena *state, BloomFilter *f, const uint8 *src,
-				uint64 n, BloomPlan *plan)
+append_hashes(BloomFilter *f, const uint8 *src, uint64 n, BloomPlan *plan)
 {
-	uint64		total = f->nused + n;
-	uint64		limit;
-	uint64		nslots;
-	struct varlena *v;
-	BloomFilter nf;
+	BloomAlloc	a = bt_allocator(CurrentMemoryContext);
+	uint64		distinct = 0,
+				limit = 0;
+	BloomStatus st = bloom_hashlist_append(f, src, n, plan, &a, &distinct, &limit);
 
-	if (f->nslots - f->nused >= n)
-	{
-		memcpy(f->data + f->nused * 8, src, n * 8);
-		f->nused = total;
-		bloom_put_le64(BLOOM_DATA(state) + 56, f->nused);
-		return state;
-	}
-
-	bloom_get_plan(f->fpr, plan);
-	limit = Min(bloom_plan_max_capacity(plan), BLOOM_MAX_SLOTS / 4 * 3);
-	if (total > limit)
-	{
-		/* gather, sort and remove repeats */
-		uint64	   *h = palloc_extended(total * sizeof(uint64), MCXT_ALLOC_HUGE);
-
-		for (uint64 i = 0; i < f->nused; i++)
-			h[i] = bloom_hashlist_get(f, i);
-		for (uint64 i = 0; i < n; i++)
-			h[f->nused + i] = bloom_get_le64(src + 8 * i);
-		qsort(h, total, sizeof(uint64), bloom_cmp_u64);
-		total = bloom_unique_u64(h, total);
-		if (total > limit)
-			too_many_keys(total, limit, limit < BLOOM_MAX_SLOTS / 4 * 3, f->fpr);
-		nslots = Min(total + total / 2, BLOOM_MAX_SLOTS);
-		v = new_hashlist(nslots, f->fpr);
-		nf = *f;
-		nf.nslots = nslots;
-		nf.nused = total;
-		nf.data = BLOOM_DATA(v) + BLOOM_HEADER_SIZE;
-		for (uint64 i = 0; i < total; i++)
-			bloom_hashlist_set(&nf, i, h[i]);
-		pfree(h);
-	}
-	else
-	{
-		nslots = Max(f->nslots + f->nslots / 2, total);
-		nslots = Max(nslots, HASHLIST_MIN_SLOTS);
-		nslots = Min(nslots, BLOOM_MAX_SLOTS);
-		v = new_hashlist(nslots, f->fpr);
-		memcpy(BLOOM_DATA(v) + BLOOM_HEADER_SIZE, f->data, f->nused * 8);
-		memcpy(BLOOM_DATA(v) + BLOOM_HEADER_SIZE + f->nused * 8, src, n * 8);
-		nf = *f;
-		nf.nslots = nslots;
-		nf.nused = total;
-		nf.data = BLOOM_DATA(v) + BLOOM_HEADER_SIZE;
-	}
-	bloom_write_header(BLOOM_DATA(v), &nf);
-	*f = nf;
-	return v;
+	if (st == BLOOM_E_CAPACITY)
+		too_many_keys(distinct, limit, limit < BLOOM_HASHLIST_MAX_HASHES, f->fpr);
+	if (st != BLOOM_OK)
+		elog(ERROR, "could not append to a bloom_agg state: %s", bloom_status_message(st));
+	return bt_varlena(f->base);
 }
 
 static void
@@ -199,11 +134,12 @@ param_not_null(FunctionCallInfo fcinfo, int argno, const char *what)
 static Datum
 agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable)
 {
-	BloomAggCache *cache = get_agg_cache(fcinfo);
+	BtCallCache *cache = bt_call_cache(fcinfo);
 	int			nargs = PG_NARGS();
 	int64		capacity = 0;
 	double		fpr = BLOOM_DEFAULT_FPR;
 	struct varlena *state;
+	BloomKeyInfo *ki;
 	BloomFilter f;
 	uint64		h;
 
@@ -228,26 +164,23 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable)
 		 * It is built in the per-call context; the executor copies it into
 		 * the aggregate context.
 		 */
-		if (nargs == 4 && scalable)
-			state = bloom_new_buffered_layer((uint64) capacity, fpr, &cache->plan,
-											 CurrentMemoryContext);
-		else if (nargs == 4)
-			state = bloom_new_buffered((uint64) capacity, fpr, &cache->plan,
-									   CurrentMemoryContext);
+		if (nargs == 4)
+			state = bf_new(scalable ? BF_BUFFERED_LAYER : BF_BUFFERED, (uint64) capacity,
+						   fpr, 0, &cache->plan, CurrentMemoryContext);
 		else
 		{
 			/* 1.2 builds scalable filters: refuse a rate they cannot have */
 			if (scalable)
-				bloom_check_scalable_params(1, fpr, BLOOM_DEFAULT_EXPANSION);
+				bf_check_scalable_params(1, fpr, BLOOM_DEFAULT_EXPANSION);
 			else
-				bloom_check_params(1, fpr);
-			state = new_hashlist(HASHLIST_MIN_SLOTS, fpr);
+				bf_check_params(1, fpr);
+			state = new_hashlist(BLOOM_HASHLIST_MIN_SLOTS, fpr);
 		}
 	}
 	else
 		state = plain_state(PG_GETARG_DATUM(0));
 
-	bloom_decode_or_error(state, &f);
+	bf_decode_or_error(state, &f);
 	if (f.fpr != fpr || (nargs == 4 && f.capacity != (uint64) capacity))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -256,43 +189,29 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable)
 	if (PG_ARGISNULL(1))
 		PG_RETURN_POINTER(state);	/* NULL keys are ignored */
 
-	if (!cache->key_ready)
-	{
-		bloom_keyinfo_init(&cache->key, enc, fcinfo, 1, false);
-		cache->key_ready = true;
-	}
-	bloom_admit_key(state, &f, &cache->key);
-
-	h = bloom_key_hash_fast(&cache->key, PG_GETARG_DATUM(1), f.seed);
-	if (f.kind == BLOOM_KIND_SCALABLE || (f.flags & BLOOM_FLAG_NONSCALING))
+	ki = bt_cache_key(fcinfo, enc, false);
+	bf_admit_key(&f, ki);
+	h = bloom_key_hash_fast(ki, PG_GETARG_DATUM(1), f.seed);
+	if (f.kind == BLOOM_KIND_SCALABLE || f.kind == BLOOM_KIND_BLOCKED)
 	{
 		/*
-		 * A filter given as the initial state of a hand-made aggregate:
-		 * added to by its own rule (it may grow, or refuse).
+		 * A filter given as the initial state of a hand-made aggregate, or
+		 * too large for a pending area: added to by its own rule (it may
+		 * grow, or refuse).
 		 */
-		PG_RETURN_POINTER(bloom_add_hash(state, &f, h, &cache->plan, CurrentMemoryContext));
+		PG_RETURN_POINTER(bf_add_hash(state, &f, h, &cache->plan, CurrentMemoryContext));
 	}
 	if (f.kind == BLOOM_KIND_BUFFERED)
-	{
-		/* collect hashes, insert them in batches that overlap cache misses */
-		if (f.nused == BLOOM_PENDING_SLOTS)
-			bloom_flush_pending(BLOOM_DATA(state), &f);
-		bloom_put_le64(bloom_pending(&f) + 8 * f.nused, h);
-		f.nused++;
-		bloom_put_le64(BLOOM_DATA(state) + 56, f.nused);
-	}
-	else if (f.kind == BLOOM_KIND_BLOCKED)
-		bloom_insert_hash(&f, h);
-	else
+		bloom_buffered_push(&f, h);
+	else if (!bloom_hashlist_push(&f, h))
 	{
 		uint8		le[8];
 
 		bloom_put_le64(le, h);
-		state = hashlist_append(state, &f, le, 1, &cache->plan);
+		state = append_hashes(&f, le, 1, &cache->plan);
 	}
-	if (f.nitems < UINT64_MAX)
-		f.nitems++;
-	bloom_put_le64(BLOOM_DATA(state) + 40, f.nitems);
+	f.nitems = bloom_sat_add(f.nitems, 1);
+	bloom_store_items(&f);
 	PG_RETURN_POINTER(state);
 }
 
@@ -301,29 +220,22 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable)
  * for the target rate; the _scalable ones (1.2) plan them as the first
  * layer of a scalable filter.  Auto-sized states are the same for both.
  */
-#define BLOOM_AGG_ENTRY(name, enc) \
-	PG_FUNCTION_INFO_V1(name); \
-	Datum name(PG_FUNCTION_ARGS) { return agg_trans_common(fcinfo, enc, false); } \
-	PG_FUNCTION_INFO_V1(name##_scalable); \
-	Datum name##_scalable(PG_FUNCTION_ARGS) { return agg_trans_common(fcinfo, enc, true); }
+#define AGG_TRANS_(suffix, sqltype, enc, vol) \
+	BT_KEY_ENTRY(bloom_agg_trans, suffix, agg_trans_common(fcinfo, enc, false)) \
+	BT_KEY_ENTRY(bloom_agg_trans, suffix##_scalable, agg_trans_common(fcinfo, enc, true))
 
-BLOOM_AGG_ENTRY(bloom_agg_trans_any, BKE_UNKNOWN)
-BLOOM_AGG_ENTRY(bloom_agg_trans_int8, BKE_INT8)
-BLOOM_AGG_ENTRY(bloom_agg_trans_int4, BKE_INT4)
-BLOOM_AGG_ENTRY(bloom_agg_trans_int2, BKE_INT2)
-BLOOM_AGG_ENTRY(bloom_agg_trans_text, BKE_TEXT)
-BLOOM_AGG_ENTRY(bloom_agg_trans_bytea, BKE_BYTEA)
-BLOOM_AGG_ENTRY(bloom_agg_trans_uuid, BKE_UUID)
+BT_KEY_TYPES(AGG_TRANS_, BT_NO_ALIAS)
 
 /*
- * Combines two partial states of bloom_agg: ORs blocked filters, appends
- * hash lists.  state1 is updated in place.
+ * Combines two partial states of bloom_agg: unites filters (a buffered
+ * state's pending hashes join the other's), appends hash lists.  state1 is
+ * updated in place.
  */
 PG_FUNCTION_INFO_V1(bloom_agg_combine);
 Datum
 bloom_agg_combine(PG_FUNCTION_ARGS)
 {
-	BloomAggCache *cache = get_agg_cache(fcinfo);
+	BtCallCache *cache = bt_call_cache(fcinfo);
 	struct varlena *s1,
 			   *s2;
 	BloomFilter f1,
@@ -337,7 +249,7 @@ bloom_agg_combine(PG_FUNCTION_ARGS)
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
 	s2 = PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
-	bloom_decode_or_error(s2, &f2);
+	bf_decode_or_error(s2, &f2);
 	/* the executor copies a new state into the aggregate context */
 	if (PG_ARGISNULL(0))
 		PG_RETURN_POINTER(s2);
@@ -345,46 +257,23 @@ bloom_agg_combine(PG_FUNCTION_ARGS)
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 
 	s1 = plain_state(PG_GETARG_DATUM(0));
-	bloom_decode_or_error(s1, &f1);
+	bf_decode_or_error(s1, &f1);
 	if (bloom_is_empty_hashlist(&f1))
 		PG_RETURN_POINTER(s2);
-	if (f1.kind == BLOOM_KIND_SCALABLE || f2.kind == BLOOM_KIND_SCALABLE)
-	{
-		/* scalable filters (from a hand-made aggregate) unite, or ERROR */
-		PG_RETURN_POINTER(bloom_merge_into(s1, &f1, &f2, false, CurrentMemoryContext));
-	}
-	if (bloom_has_bits(&f1) != bloom_has_bits(&f2))
+	/* scalable filters (from a hand-made aggregate) unite, or ERROR */
+	if (f1.kind != BLOOM_KIND_SCALABLE && f2.kind != BLOOM_KIND_SCALABLE &&
+		bloom_has_bits(&f1) != bloom_has_bits(&f2))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("cannot combine an auto-sized bloom_agg state with a fixed-capacity one")));
-	if (bloom_has_bits(&f1))
-	{
-		s1 = bloom_merge_into(s1, &f1, &f2, false, CurrentMemoryContext);
-		if (f2.kind == BLOOM_KIND_BUFFERED && f1.kind == BLOOM_KIND_BUFFERED)
-		{
-			for (uint64 i = 0; i < f2.nused; i++)
-			{
-				if (f1.nused == BLOOM_PENDING_SLOTS)
-					bloom_flush_pending(BLOOM_DATA(s1), &f1);
-				memcpy(bloom_pending(&f1) + 8 * f1.nused, bloom_pending(&f2) + 8 * i, 8);
-				f1.nused++;
-			}
-			bloom_put_le64(BLOOM_DATA(s1) + 56, f1.nused);
-		}
-		else if (f2.kind == BLOOM_KIND_BUFFERED)
-			bloom_insert_many(&f1, bloom_pending(&f2), f2.nused);	/* no pending area */
-		PG_RETURN_POINTER(s1);
-	}
+	if (f1.kind != BLOOM_KIND_HASHLIST || f2.kind == BLOOM_KIND_SCALABLE)
+		PG_RETURN_POINTER(bf_merge_into(&f1, &f2, false, CurrentMemoryContext));
 
-	bloom_check_compatible(&f1, &f2);
-	s1 = hashlist_append(s1, &f1, f2.data, f2.nused, &cache->plan);
-	f1.nitems = (f1.nitems > UINT64_MAX - f2.nitems) ? UINT64_MAX : f1.nitems + f2.nitems;
-	if (f1.key_class == BLOOM_KEY_NONE)
-	{
-		f1.key_class = f2.key_class;
-		f1.key_type = f2.key_type;
-	}
-	bloom_write_header(BLOOM_DATA(s1), &f1);
+	bf_check_compatible(&f1, &f2);
+	s1 = append_hashes(&f1, f2.data, f2.nhashes, &cache->plan);
+	f1.nitems = bloom_sat_add(f1.nitems, f2.nitems);
+	bloom_adopt_key_class(&f1, &f2);
+	bloom_write_header(&f1);
 	PG_RETURN_POINTER(s1);
 }
 
@@ -420,7 +309,7 @@ empty_params(FunctionCallInfo fcinfo, int64 *capacity, double *fpr)
 		!((Const *) args[1])->constisnull)
 	{
 		*fpr = DatumGetFloat8(((Const *) args[1])->constvalue);
-		bloom_check_params(1, *fpr);
+		bf_check_params(1, *fpr);
 		return true;
 	}
 	if (nargs == 3 &&
@@ -430,7 +319,7 @@ empty_params(FunctionCallInfo fcinfo, int64 *capacity, double *fpr)
 	{
 		*capacity = DatumGetInt64(((Const *) args[1])->constvalue);
 		*fpr = DatumGetFloat8(((Const *) args[2])->constvalue);
-		bloom_check_params(*capacity, *fpr);
+		bf_check_params(*capacity, *fpr);
 		return true;
 	}
 	return false;
@@ -445,7 +334,7 @@ empty_params(FunctionCallInfo fcinfo, int64 *capacity, double *fpr)
 static Datum
 agg_final_common(FunctionCallInfo fcinfo, bool scalable)
 {
-	BloomAggCache *cache = get_agg_cache(fcinfo);
+	BtCallCache *cache = bt_call_cache(fcinfo);
 	struct varlena *state;
 	BloomFilter f;
 
@@ -460,26 +349,23 @@ agg_final_common(FunctionCallInfo fcinfo, bool scalable)
 		 * with a filter of any size.
 		 */
 		if (empty_params(fcinfo, &capacity, &fpr) && scalable)
-			bloom_check_scalable_params(Max(capacity, 1), fpr, BLOOM_DEFAULT_EXPANSION);
+			bf_check_scalable_params(Max(capacity, 1), fpr, BLOOM_DEFAULT_EXPANSION);
 		if (capacity > 0 && scalable)
-		{
-			state = bloom_new_scalable((uint64) capacity, fpr, BLOOM_DEFAULT_EXPANSION,
-									   &cache->plan, CurrentMemoryContext);
-			bloom_warn_if_cannot_grow(state);
-			PG_RETURN_POINTER(state);
-		}
+			PG_RETURN_POINTER(bf_new_scalable_warn((uint64) capacity, fpr,
+												   BLOOM_DEFAULT_EXPANSION,
+												   &cache->plan, CurrentMemoryContext));
 		if (capacity > 0)
-			PG_RETURN_POINTER(bloom_new_blocked((uint64) capacity, fpr,
-												&cache->plan, CurrentMemoryContext));
+			PG_RETURN_POINTER(bf_new(BF_BLOCKED, (uint64) capacity, fpr, 0,
+									 &cache->plan, CurrentMemoryContext));
 		PG_RETURN_POINTER(new_hashlist(0, fpr));
 	}
 	state = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
-	bloom_decode_or_error(state, &f);
+	bf_decode_or_error(state, &f);
 	if (f.kind == BLOOM_KIND_BLOCKED || f.kind == BLOOM_KIND_SCALABLE)
 		PG_RETURN_POINTER(copy_into(state, CurrentMemoryContext));
-	state = bloom_materialize(&f, &cache->plan, CurrentMemoryContext,
-							  scalable && f.kind == BLOOM_KIND_HASHLIST);
-	bloom_decode_or_error(state, &f);	/* what is returned must read back */
+	state = bf_materialize(&f, scalable && f.kind == BLOOM_KIND_HASHLIST, &cache->plan,
+						   CurrentMemoryContext);
+	bf_decode_or_error(state, &f);	/* what is returned must read back */
 	PG_RETURN_POINTER(state);
 }
 
@@ -503,7 +389,7 @@ bloom_agg_final_scalable(PG_FUNCTION_ARGS)
 static Datum
 union_trans_common(FunctionCallInfo fcinfo, bool scalable)
 {
-	BloomAggCache *cache = get_agg_cache(fcinfo);
+	BtCallCache *cache = bt_call_cache(fcinfo);
 	struct varlena *state;
 	struct varlena *v;
 	BloomFilter fs,
@@ -517,25 +403,21 @@ union_trans_common(FunctionCallInfo fcinfo, bool scalable)
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
 	v = PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
-	bloom_decode_or_error(v, &fv);
+	bf_decode_or_error(v, &fv);
 	if (!PG_ARGISNULL(0) && bloom_is_empty_hashlist(&fv))
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));	/* adds nothing */
-	if ((fv.kind == BLOOM_KIND_HASHLIST || fv.kind == BLOOM_KIND_BUFFERED) &&
-		!bloom_is_empty_hashlist(&fv))
-	{
-		v = bloom_materialize(&fv, &cache->plan, CurrentMemoryContext,
-							  scalable && fv.kind == BLOOM_KIND_HASHLIST);
-		bloom_decode_or_error(v, &fv);
-	}
+	if (bloom_is_state(&fv) && !bloom_is_empty_hashlist(&fv))
+		v = bf_materialize(&fv, scalable && fv.kind == BLOOM_KIND_HASHLIST, &cache->plan,
+						   CurrentMemoryContext);
 	/* the executor copies a new state into the aggregate context */
 	if (PG_ARGISNULL(0))
 		PG_RETURN_POINTER(v);
 
 	state = plain_state(PG_GETARG_DATUM(0));
-	bloom_decode_or_error(state, &fs);
+	bf_decode_or_error(state, &fs);
 	if (bloom_is_empty_hashlist(&fs))
 		PG_RETURN_POINTER(v);
-	PG_RETURN_POINTER(bloom_merge_into(state, &fs, &fv, false, CurrentMemoryContext));
+	PG_RETURN_POINTER(bf_merge_into(&fs, &fv, false, CurrentMemoryContext));
 }
 
 /*

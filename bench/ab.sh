@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# A/B of the hot paths between two builds of bloomtype, side by side in one
+# run: the library of a base revision and the one of the working tree.
+#
+#   bash bench/ab.sh [--base REV] [--rows N] [--reps N]
+#
+# Builds the base revision (default HEAD) in a temporary worktree and the
+# working tree, starts one throwaway cluster, builds the data once, and
+# defines each library's aggregate and contains functions in a schema of
+# its own (base.*, head.*), by C symbol.  Each query then runs REPS times
+# per library, alternating which goes first, each in a fresh connection,
+# so that both see the same machine at the same moments (these machines
+# are shared and noisy).  A connection loads only the library its query
+# calls.  Prints, per case, the median ms of each and the median of the
+# paired ratios head/base; 1.00 is no change.  A floor that calls neither
+# library (sum) shows how much the machine drifted.  For a refactor that
+# must not change speed (docs/PERFORMANCE.md says what was measured).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+base=HEAD
+rows=10000000
+reps=9
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --base) base=$2; shift 2 ;;
+        --rows) rows=$2; shift 2 ;;
+        --reps) reps=$2; shift 2 ;;
+        --inner) shift; inner=1 ;;
+        *) echo "usage: bench/ab.sh [--base REV] [--rows N] [--reps N]" >&2; exit 2 ;;
+    esac
+done
+export PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
+
+if [ -z "${inner:-}" ]; then
+    bash scripts/build.sh
+    work=$(mktemp -d /tmp/bloomtype-ab.XXXXXX)
+    chmod 755 "$work"
+    git worktree add --detach "$work/base" "$base" >/dev/null
+    make -s -C "$work/base" PG_CONFIG="$PG_CONFIG" >/dev/null 2>&1
+    cp "$work/base/bloomtype.so" "$work/base.so"
+    cp bloomtype.so "$work/head.so"
+    git worktree remove --force "$work/base"
+    echo "base: $(git rev-parse --short "$base")  head: working tree  rows: $rows  reps: $reps"
+    AB_DIR=$work pg_virtualenv -v 15 -o shared_buffers=2GB -o jit=off \
+        -o max_worker_processes=8 -o max_parallel_workers=4 -o work_mem=64MB \
+        bash bench/ab.sh --inner --rows "$rows" --reps "$reps"
+    rm -rf "$work"
+    exit 0
+fi
+
+q() { psql -X -q -v ON_ERROR_STOP=1 "$@"; }
+
+q <<SQL
+CREATE EXTENSION bloomtype;
+CREATE TABLE users AS SELECT g::bigint * 7919 AS user_id FROM generate_series(1, $rows) g;
+ALTER TABLE users SET (parallel_workers = 2);
+CREATE TABLE probes AS
+  SELECT CASE WHEN g % 2 = 0 THEN ((g::bigint * 104729) % $rows + 1) * 7919 ELSE -g END AS id
+    FROM generate_series(1, 1000000) g;
+CREATE TABLE filters (name text PRIMARY KEY, f bloomfilter);
+INSERT INTO filters SELECT 'users', bloom_agg(user_id) FROM users;
+VACUUM ANALYZE users, probes, filters;
+SQL
+for lib in base head; do
+    so="$AB_DIR/$lib.so"
+    q <<SQL
+CREATE SCHEMA $lib;
+CREATE FUNCTION $lib.trans(bloomfilter, bigint) RETURNS bloomfilter
+    AS '$so', 'bloom_agg_trans_int8' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION $lib.trans(bloomfilter, bigint, bigint, float8) RETURNS bloomfilter
+    AS '$so', 'bloom_agg_trans_int8_scalable' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION $lib.combine(bloomfilter, bloomfilter) RETURNS bloomfilter
+    AS '$so', 'bloom_agg_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION $lib.final(bloomfilter) RETURNS bloomfilter
+    AS '$so', 'bloom_agg_final_scalable' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE $lib.bagg(bigint) (SFUNC = $lib.trans, STYPE = bloomfilter,
+    COMBINEFUNC = $lib.combine, FINALFUNC = $lib.final, FINALFUNC_MODIFY = READ_ONLY,
+    PARALLEL = SAFE);
+CREATE AGGREGATE $lib.bagg(bigint, bigint, float8) (SFUNC = $lib.trans, STYPE = bloomfilter,
+    COMBINEFUNC = $lib.combine, FINALFUNC = $lib.final, FINALFUNC_MODIFY = READ_ONLY,
+    PARALLEL = SAFE);
+CREATE FUNCTION $lib.contains(bloomfilter, bigint) RETURNS boolean
+    AS '$so', 'bloom_contains_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+SQL
+done
+
+serial="SET max_parallel_workers_per_gather = 0;"
+par="SET max_parallel_workers_per_gather = 2; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0; SET parallel_leader_participation = off;"
+
+# ms of one query in a fresh connection
+timed()
+{
+    printf '%s\n\\timing on\n%s;\n' "$1" "$2" | q | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tail -1
+}
+
+# case label, settings, query with LIB for the schema
+ab_case()
+{
+    local label=$1 settings=$2 query=$3 b h
+    local -a pairs=()
+    timed "$settings" "${query//LIB/base}" >/dev/null   # warm-up
+    timed "$settings" "${query//LIB/head}" >/dev/null
+    for ((i = 0; i < reps; i++)); do
+        if [ $((i % 2)) -eq 0 ]; then
+            b=$(timed "$settings" "${query//LIB/base}"); h=$(timed "$settings" "${query//LIB/head}")
+        else
+            h=$(timed "$settings" "${query//LIB/head}"); b=$(timed "$settings" "${query//LIB/base}")
+        fi
+        pairs+=("$b $h")
+    done
+    printf '%s\n' "${pairs[@]}" | awk -v l="$label" '
+        function median(a, n,   i, j, t) {
+            for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+            return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+        }
+        { b[NR] = $1; h[NR] = $2; r[NR] = $2 / $1 }
+        END { printf "| %s | %.1f | %.1f | %.3f |\n", l, median(b, NR), median(h, NR), median(r, NR) }'
+}
+
+echo "| case | base ms (median) | head ms (median) | head / base (median of paired ratios) |"
+echo "|---|---|---|---|"
+ab_case "floor: sum(user_id), no bloomtype" "$serial" "SELECT sum(user_id) FROM users WHERE 'LIB' <> ''"
+ab_case "bloom_agg(user_id, $rows, 0.01), serial" "$serial" "SELECT pg_column_size(LIB.bagg(user_id, $rows, 0.01)) FROM users"
+ab_case "bloom_agg(user_id), serial" "$serial" "SELECT pg_column_size(LIB.bagg(user_id)) FROM users"
+ab_case "bloom_agg(user_id, $rows, 0.01), 2 workers" "$par" "SELECT pg_column_size(LIB.bagg(user_id, $rows, 0.01)) FROM users"
+ab_case "bloom_agg(user_id), 2 workers" "$par" "SELECT pg_column_size(LIB.bagg(user_id)) FROM users"
+ab_case "bloom_contains of 1M probes (stored filter)" "$serial" "SELECT count(*) FROM probes WHERE LIB.contains((SELECT f FROM filters WHERE name = 'users'), id)"

@@ -1,0 +1,285 @@
+/*-------------------------------------------------------------------------
+ *
+ * funcs.c
+ *		The bloomfilter functions a row at a time: bloom_add,
+ *		bloom_contains, union and intersection (| and &), bloom_info and
+ *		bloom_cardinality.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "bloom.h"
+
+#include <math.h>
+
+#include "access/htup_details.h"
+#include "funcapi.h"
+#include "utils/builtins.h"
+
+/* ---------------------------------------------------------------------
+ * Add and contains, one entry point per key type (src/pg/keytypes.h)
+ * ---------------------------------------------------------------------
+ */
+
+/*
+ * bloom_contains(f, key): the filter comes from the call site's cache
+ * (detoasted and validated once per query when it is the same datum on
+ * every row), then one lookup.
+ */
+static Datum
+contains_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
+{
+	BloomKeyInfo *ki = bt_cache_key(fcinfo, enc, false);
+	BloomFilter *f = bt_cache_value(fcinfo, &bf_probe_methods);
+
+	if (f->key_class == BLOOM_KEY_NONE)
+		PG_RETURN_BOOL(false);	/* nothing was ever added */
+	bloom_check_key(f->key_class, f->key_type, ki, false);
+	PG_RETURN_BOOL(bloom_filter_contains(f, bloom_key_hash_fast(ki, PG_GETARG_DATUM(1),
+																f->seed)));
+}
+
+/*
+ * bloom_add(f, key).  A NULL key adds nothing.  A NULL filter gives NULL
+ * (version 1.0) or, with create, a new filter (1.2).
+ */
+static Datum
+add_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool create)
+{
+	BloomKeyInfo *ki;
+	struct varlena *v;
+	BloomFilter f;
+
+	if ((v = bf_add_target(fcinfo, create, &f)) == NULL)
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	ki = bt_cache_key(fcinfo, enc, false);
+	bf_admit_key(&f, ki);
+	PG_RETURN_POINTER(bf_add_hash(v, &f, bloom_key_hash_fast(ki, PG_GETARG_DATUM(1), f.seed),
+								  NULL, CurrentMemoryContext));
+}
+
+#define CONTAINS_(suffix, sqltype, enc, vol) \
+	BT_KEY_ENTRY(bloom_contains, suffix, contains_common(fcinfo, enc))
+#define ADD_(suffix, sqltype, enc, vol) \
+	BT_KEY_ENTRY(bloom_add, suffix, add_common(fcinfo, enc, false))
+#define ADD_CREATE_(suffix, sqltype, enc, vol) \
+	BT_KEY_ENTRY(bloom_add_create, suffix, add_common(fcinfo, enc, true))
+
+BT_KEY_TYPES(CONTAINS_, BT_NO_ALIAS)
+BT_KEY_TYPES(ADD_, BT_NO_ALIAS)
+BT_KEY_TYPES(ADD_CREATE_, BT_NO_ALIAS)
+
+/* ---------------------------------------------------------------------
+ * Union and intersection
+ * ---------------------------------------------------------------------
+ */
+
+static char *
+describe_param(const BloomFilter *f, const char *what)
+{
+	if (strcmp(what, "capacity") == 0)
+		return psprintf(UINT64_FORMAT, f->capacity);
+	if (strcmp(what, "false-positive rate") == 0)
+		return psprintf("%g", f->fpr);
+	if (strcmp(what, "number of blocks") == 0)
+		return psprintf(UINT64_FORMAT, f->nblocks);
+	if (strcmp(what, "hashes per key") == 0)
+		return psprintf("%d", f->k);
+	if (strcmp(what, "hash seed") == 0)
+		return psprintf(UINT64_FORMAT, f->seed);
+	if (strcmp(what, "expansion") == 0)
+		return psprintf(UINT64_FORMAT, f->expansion);
+	if (strcmp(what, "growth policy") == 0)
+		return pstrdup(f->kind == BLOOM_KIND_SCALABLE ? "\"scalable\"" :
+					   (f->flags & BLOOM_FLAG_NONSCALING) ? "\"fixed, refuses keys past capacity\"" :
+					   "\"fixed, takes keys past capacity (1.0)\"");
+	if (strcmp(what, "kind") == 0)
+		return pstrdup(f->kind == BLOOM_KIND_SCALABLE ? "\"scalable\"" : "\"blocked\"");
+	return psprintf("%d", f->kind);
+}
+
+void
+bf_check_compatible(const BloomFilter *a, const BloomFilter *b)
+{
+	const char *what;
+
+	if (bloom_compatible(a, b, &what) != BLOOM_OK)
+	{
+		if (strcmp(what, "key type") == 0)
+			bloom_check_key_classes(a->key_class, a->key_type, b->key_class, b->key_type);
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot combine bloom filters with different %s", what),
+				 errdetail("The first filter has %s %s, the second %s.",
+						   what, describe_param(a, what), describe_param(b, what)),
+				 errhint("Only filters built with the same capacity, false-positive rate and expansion combine, e.g. from bloom_empty(capacity, fpr) or bloom_agg(key, capacity, fpr).")));
+	}
+}
+
+/*
+ * Combines fb into fa, which describes a private copy: union or
+ * intersection, by the core's bloom_merge.  Scalable filters combine layer
+ * by layer; their union is a new value in cxt.  Returns the result,
+ * decoded into fa.
+ */
+struct varlena *
+bf_merge_into(BloomFilter *fa, const BloomFilter *fb, bool intersect,
+			  MemoryContext cxt)
+{
+	BloomAlloc	al = bt_allocator(cxt);
+	uint64		la = fa->nlayers;
+	BloomStatus st;
+
+	bf_check_compatible(fa, fb);
+	st = bloom_merge(fa, fb, intersect, &al);
+	if (st == BLOOM_E_GROWN)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot intersect scalable bloom filters that have grown past their first layer"),
+				 errdetail("The filters have " UINT64_FORMAT " and " UINT64_FORMAT " layers; a key can sit in different layers of the two, and a layer-by-layer intersection would lose it.",
+						   la, fb->nlayers),
+				 errhint("Test both filters instead: bloom_contains(a, key) AND bloom_contains(b, key).")));
+	if (st != BLOOM_OK)
+		elog(ERROR, "could not combine bloom filters: %s", bloom_status_message(st));
+	return bt_varlena(fa->base);
+}
+
+/*
+ * Union or intersection.  An empty hash list (what bloom_agg gives for no
+ * rows when it cannot know a size) holds nothing and has no size: it is
+ * the identity of union and the zero of intersection.
+ */
+static Datum
+merge_common(FunctionCallInfo fcinfo, bool intersect, bool scalable)
+{
+	struct varlena *a;
+	struct varlena *b;
+	BloomFilter fa,
+				fb;
+	int			opts = scalable ? BF_ARG_SCALABLE : 0;
+
+	a = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	b = PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
+	bf_decode_or_error(a, &fa);
+	bf_decode_or_error(b, &fb);
+	if (bloom_is_empty_hashlist(&fa))
+		PG_RETURN_POINTER(intersect ? a : b);
+	if (bloom_is_empty_hashlist(&fb))
+		PG_RETURN_POINTER(intersect ? b : a);
+
+	/* aggregate states as the filters they stand for; a private result */
+	(void) bf_as_filter(a, &fa, (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0)),
+						opts | BF_ARG_COPY);
+	(void) bf_as_filter(b, &fb, NULL, opts);
+	PG_RETURN_POINTER(bf_merge_into(&fa, &fb, intersect, CurrentMemoryContext));
+}
+
+PG_FUNCTION_INFO_V1(bloom_union);
+Datum
+bloom_union(PG_FUNCTION_ARGS)
+{
+	return merge_common(fcinfo, false, false);
+}
+
+/* 1.2: an aggregate's hash list is read as the scalable filter 1.2 makes */
+PG_FUNCTION_INFO_V1(bloom_union_scalable);
+Datum
+bloom_union_scalable(PG_FUNCTION_ARGS)
+{
+	return merge_common(fcinfo, false, true);
+}
+
+PG_FUNCTION_INFO_V1(bloom_intersect);
+Datum
+bloom_intersect(PG_FUNCTION_ARGS)
+{
+	return merge_common(fcinfo, true, false);
+}
+
+PG_FUNCTION_INFO_V1(bloom_intersect_scalable);
+Datum
+bloom_intersect_scalable(PG_FUNCTION_ARGS)
+{
+	return merge_common(fcinfo, true, true);
+}
+
+/* ---------------------------------------------------------------------
+ * Inspection
+ * ---------------------------------------------------------------------
+ */
+
+static int64
+clamp_int64(uint64 v)
+{
+	return v > (uint64) PG_INT64_MAX ? PG_INT64_MAX : (int64) v;
+}
+
+/*
+ * bloom_info: version 1.0's entry point describes an aggregate's hash list
+ * as the blocked filter 1.0 makes of it, 1.2's (bloom_info_scalable) as
+ * the scalable filter 1.2 makes of it.
+ */
+static Datum
+info_common(FunctionCallInfo fcinfo, bool scalable_view)
+{
+	BloomFilter f;
+	BloomInfo	info;
+	struct varlena *v = bf_arg(fcinfo, 0, &f, scalable_view ? BF_ARG_SCALABLE : 0);
+	TupleDesc	tupdesc;
+	Datum		values[15];
+	bool		nulls[15] = {0};
+
+	/* the row has 12 columns in versions 1.0 and 1.1, 15 from 1.2 */
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE ||
+		(tupdesc->natts != 12 && tupdesc->natts != 15))
+		elog(ERROR, "return type must be a row type of 12 or 15 columns");
+	tupdesc = BlessTupleDesc(tupdesc);
+
+	if (bloom_describe(&f, &info) != BLOOM_OK)
+		elog(ERROR, "bloom_info of an aggregate state that was not materialised");
+	values[0] = CStringGetTextDatum(info.kind);
+	values[1] = Int64GetDatum(clamp_int64(info.capacity));
+	values[2] = Float8GetDatum(f.fpr);
+	values[3] = Int64GetDatum((int64) info.bits);
+	values[4] = Int32GetDatum(info.hashes);
+	values[5] = Int64GetDatum((int64) VARSIZE(v));
+	values[6] = Int64GetDatum(clamp_int64(f.nitems));
+	values[7] = Int64GetDatum((int64) info.bits_set);
+	values[8] = Int64GetDatum((int64) llround(info.estimated_items));
+	values[9] = Float8GetDatum(info.estimated_fpr);
+	values[10] = CStringGetTextDatum(bloom_key_class_name(f.key_class, f.key_type));
+	values[11] = Int32GetDatum(f.version);
+	values[12] = Int32GetDatum(info.layers);
+	/* expansion: NULL for a 1.0 filter, which has no growth policy */
+	values[13] = Int32GetDatum(info.expansion);
+	nulls[13] = !info.has_expansion;
+	values[14] = Float8GetDatum(info.estimated_fpr / f.fpr);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
+
+PG_FUNCTION_INFO_V1(bloom_info);
+Datum
+bloom_info(PG_FUNCTION_ARGS)
+{
+	return info_common(fcinfo, false);
+}
+
+PG_FUNCTION_INFO_V1(bloom_info_scalable);
+Datum
+bloom_info_scalable(PG_FUNCTION_ARGS)
+{
+	return info_common(fcinfo, true);
+}
+
+PG_FUNCTION_INFO_V1(bloom_cardinality);
+Datum
+bloom_cardinality(PG_FUNCTION_ARGS)
+{
+	BloomFilter f;
+
+	(void) bf_arg(fcinfo, 0, &f, 0);
+	PG_RETURN_INT64((int64) llround(bloom_estimate_items(&f)));
+}

@@ -1,0 +1,376 @@
+/*-------------------------------------------------------------------------
+ *
+ * aggstate.c
+ *		Aggregate states (kinds 2 and 3): making, validating and filling
+ *		them.  materialize.c turns them into filters; distinct.c counts
+ *		the distinct hashes of a hash list.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "aggstate.h"
+
+#include <stdlib.h>
+
+/* ---------------------------------------------------------------------
+ * Hash lists (kind 2)
+ * ---------------------------------------------------------------------
+ */
+
+size_t
+bloom_hashlist_size(uint64_t nslots)
+{
+	return BLOOM_HEADER_SIZE + (size_t) nslots * 8;
+}
+
+/* Writes an empty hash list into buf (bloom_hashlist_size bytes). */
+void
+bloom_init_hashlist(uint8_t *buf, uint64_t nslots, uint64_t capacity,
+					double fpr, uint64_t seed)
+{
+	BloomFilter f;
+
+	bloom_header_init(&f, buf, BLOOM_KIND_HASHLIST, capacity, fpr, seed);
+	f.nslots = nslots;
+	bloom_write_header(&f);
+	memset(buf + BLOOM_HEADER_SIZE, 0, (size_t) nslots * 8);
+}
+
+uint64_t
+bloom_hashlist_get(const BloomFilter *f, uint64_t i)
+{
+	return bloom_get_le64(f->data + 8 * i);
+}
+
+void
+bloom_hashlist_set(BloomFilter *f, uint64_t i, uint64_t h)
+{
+	bloom_put_le64(f->data + 8 * i, h);
+}
+
+/* A new hash list of nslots slots holding f's fields and n hashes */
+static BloomStatus
+hashlist_copy(BloomFilter *f, uint64_t nslots, uint64_t n, const BloomAlloc *a)
+{
+	uint8_t    *buf = bloom_alloc_value(a, bloom_hashlist_size(nslots));
+
+	if (buf == NULL)
+		return BLOOM_E_NOMEM;
+	bloom_init_hashlist(buf, nslots, 0, f->fpr, 0);
+	f->base = buf;
+	f->data = buf + BLOOM_HEADER_SIZE;
+	f->nslots = nslots;
+	f->nhashes = n;
+	return BLOOM_OK;
+}
+
+/*
+ * Appends n hashes (little-endian, at src) to the hash list f, in place
+ * when it has room, else in a new state from a (f then describes it; the
+ * old one is the caller's): a state grows by half.  When the hashes would
+ * pass what the largest state or the largest filter at the state's rate
+ * can hold, repeats are removed first, and if too many distinct hashes
+ * remain that is BLOOM_E_CAPACITY with *distinct and *limit, raised while
+ * the input is read rather than after it.  Writes the header back; the
+ * count of items added (nitems) is the caller's to raise.
+ */
+BloomStatus
+bloom_hashlist_append(BloomFilter *f, const uint8_t *src, uint64_t n,
+					  BloomPlan *plan, const BloomAlloc *a,
+					  uint64_t *distinct, uint64_t *limit)
+{
+	uint64_t	total = f->nhashes + n;
+	uint64_t	nslots;
+	uint8_t    *old = f->data;
+	BloomStatus st;
+
+	if (f->nslots - f->nhashes >= n)
+	{
+		memcpy(f->data + f->nhashes * 8, src, n * 8);
+		f->nhashes = total;
+		bloom_store_fill(f);
+		return BLOOM_OK;
+	}
+
+	if ((st = bloom_plan_reuse(f->fpr, plan)) != BLOOM_OK)
+		return st;
+	*limit = bloom_plan_max_capacity(plan);
+	if (*limit > BLOOM_HASHLIST_MAX_HASHES)
+		*limit = BLOOM_HASHLIST_MAX_HASHES;
+	if (total > *limit)
+	{
+		/* gather, sort and remove repeats */
+		uint64_t   *h = bloom_alloc_scratch(a, total * sizeof(uint64_t));
+
+		if (h == NULL)
+			return BLOOM_E_NOMEM;
+		for (uint64_t i = 0; i < f->nhashes; i++)
+			h[i] = bloom_hashlist_get(f, i);
+		for (uint64_t i = 0; i < n; i++)
+			h[f->nhashes + i] = bloom_get_le64(src + 8 * i);
+		bloom_sort_u64(h, total);
+		total = bloom_unique_u64(h, total);
+		*distinct = total;
+		if (total > *limit)
+		{
+			bloom_free_scratch(a, h);
+			return BLOOM_E_CAPACITY;
+		}
+		nslots = total + total / 2;
+		if (nslots > BLOOM_MAX_SLOTS)
+			nslots = BLOOM_MAX_SLOTS;
+		if ((st = hashlist_copy(f, nslots, total, a)) == BLOOM_OK)
+			for (uint64_t i = 0; i < total; i++)
+				bloom_hashlist_set(f, i, h[i]);
+		bloom_free_scratch(a, h);
+		if (st != BLOOM_OK)
+			return st;
+	}
+	else
+	{
+		uint64_t	held = f->nhashes;
+
+		nslots = f->nslots + f->nslots / 2;
+		if (nslots < total)
+			nslots = total;
+		if (nslots < BLOOM_HASHLIST_MIN_SLOTS)
+			nslots = BLOOM_HASHLIST_MIN_SLOTS;
+		if (nslots > BLOOM_MAX_SLOTS)
+			nslots = BLOOM_MAX_SLOTS;
+		if ((st = hashlist_copy(f, nslots, total, a)) != BLOOM_OK)
+			return st;
+		memcpy(f->data, old, held * 8);
+		memcpy(f->data + held * 8, src, n * 8);
+	}
+	bloom_write_header(f);
+	return BLOOM_OK;
+}
+
+/* Version 1 only, no flags; no bits: no k or block size, no capacity */
+static BloomStatus
+hashlist_decode(const uint8_t *buf, size_t len, BloomFilter *f)
+{
+	(void) buf;
+	if (f->version != BLOOM_FORMAT_VERSION || f->flags != 0)
+		return BLOOM_E_FLAGS;
+	if (!bloom_fpr_valid(f->fpr))
+		return BLOOM_E_PARAMS;
+	if (f->k != 0 || f->block_log2 != 0 || f->nslots > BLOOM_MAX_SLOTS)
+		return BLOOM_E_GEOMETRY;
+	if (f->capacity != 0)
+		return BLOOM_E_PARAMS;
+	if (f->nhashes > f->nslots || f->nitems < f->nhashes)
+		return BLOOM_E_COUNT;
+	if (len != bloom_hashlist_size(f->nslots))
+		return BLOOM_E_LENGTH;
+	return BLOOM_OK;
+}
+
+static size_t
+hashlist_value_size(const BloomFilter *f)
+{
+	return bloom_hashlist_size(f->nslots);
+}
+
+const BloomOps bloom_hashlist_ops = {
+	.name = "hash list",
+	.decode = hashlist_decode,
+	.size = hashlist_value_size,
+};
+
+/* ---------------------------------------------------------------------
+ * Buffered filters (kind 3)
+ * ---------------------------------------------------------------------
+ */
+
+size_t
+bloom_buffered_size(uint64_t nblocks)
+{
+	return bloom_blocked_size(nblocks) + BLOOM_PENDING_SLOTS * 8;
+}
+
+/*
+ * Writes an empty blocked filter with room for pending hashes into buf
+ * (bloom_buffered_size bytes).
+ */
+void
+bloom_init_buffered(uint8_t *buf, uint64_t nblocks, int k, uint64_t capacity,
+					double fpr, uint64_t seed)
+{
+	BloomFilter f;
+
+	bloom_header_init(&f, buf, BLOOM_KIND_BUFFERED, capacity, fpr, seed);
+	f.k = (uint8_t) k;
+	f.block_log2 = BLOOM_BLOCK_LOG2;
+	f.nblocks = nblocks;
+	bloom_write_header(&f);
+	memset(buf + BLOOM_HEADER_SIZE, 0, bloom_buffered_size(nblocks) - BLOOM_HEADER_SIZE);
+}
+
+/*
+ * The state of bloom_agg(key, capacity, fpr), decoded into out, in memory
+ * from a.  Version 1.0's (layer false) is planned for fpr; the largest
+ * filters, whose pending area would not fit, are made unbuffered (kind 1).
+ * Version 1.2's (layer) is planned as the first layer of a scalable filter
+ * (the header keeps the target rate and says so in its flags), and
+ * BLOOM_E_CAPACITY when it would not fit buffered.
+ */
+BloomStatus
+bloom_new_buffered(uint64_t capacity, double fpr, bool layer, BloomPlan *plan,
+				   const BloomAlloc *a, BloomFilter *out)
+{
+	BloomPlan	local = {0};
+	uint64_t	nblocks;
+	uint8_t    *buf;
+	BloomStatus st;
+
+	if (plan == NULL)
+		plan = &local;
+	if (capacity == 0 || (layer && !bloom_scalable_fpr_valid(fpr)) ||
+		bloom_plan_reuse(layer ? bloom_layer_fpr(fpr, 0) : fpr, plan) != BLOOM_OK)
+		return BLOOM_E_PARAMS;
+	if ((st = bloom_plan_size(plan, capacity, &nblocks)) != BLOOM_OK)
+		return st;
+	if (nblocks > BLOOM_MAX_BUFFERED_BLOCKS)
+	{
+		if (layer)
+			return BLOOM_E_CAPACITY;
+		return bloom_new_blocked(capacity, fpr, 0, plan, a, out);
+	}
+	if ((buf = bloom_alloc_value(a, bloom_buffered_size(nblocks))) == NULL)
+		return BLOOM_E_NOMEM;
+	bloom_init_buffered(buf, nblocks, plan->k, capacity, fpr, 0);
+	if ((st = bloom_decode(buf, bloom_buffered_size(nblocks), out)) == BLOOM_OK && layer)
+	{
+		bloom_set_flag(out, BLOOM_FLAG_SCALABLE_STATE);
+		st = bloom_decode(buf, bloom_buffered_size(nblocks), out);
+	}
+	return st;
+}
+
+/*
+ * Inserts a buffered filter's pending hashes into its bits and empties the
+ * list; the header is written back.
+ */
+void
+bloom_flush_pending(BloomFilter *f)
+{
+	bloom_insert_many(f, bloom_pending(f), f->npending);
+	f->npending = 0;
+	bloom_store_fill(f);
+}
+
+/*
+ * Version 1: no flags; version 2: planned as a scalable filter's first
+ * layer (SCALABLE_STATE), whose rate a scalable filter must be able to
+ * have.
+ */
+static BloomStatus
+buffered_decode(const uint8_t *buf, size_t len, BloomFilter *f)
+{
+	BloomStatus st;
+
+	(void) buf;
+	if (f->flags != (f->version == BLOOM_FORMAT_VERSION ? 0 : BLOOM_FLAG_SCALABLE_STATE))
+		return BLOOM_E_FLAGS;
+	if (!bloom_fpr_valid(f->fpr) ||
+		((f->flags & BLOOM_FLAG_SCALABLE_STATE) && !bloom_scalable_fpr_valid(f->fpr)))
+		return BLOOM_E_PARAMS;
+	if ((st = bloom_validate_bits(f)) != BLOOM_OK)
+		return st;
+	if (f->nblocks > BLOOM_MAX_BUFFERED_BLOCKS)
+		return BLOOM_E_GEOMETRY;
+	if (f->npending > BLOOM_PENDING_SLOTS || f->nitems < f->npending)
+		return BLOOM_E_COUNT;
+	if (f->capacity < 1 || f->capacity > f->nblocks * BLOOM_BLOCK_BITS)
+		return BLOOM_E_PARAMS;
+	if (len != bloom_buffered_size(f->nblocks))
+		return BLOOM_E_LENGTH;
+	return BLOOM_OK;
+}
+
+static size_t
+buffered_value_size(const BloomFilter *f)
+{
+	return bloom_buffered_size(f->nblocks);
+}
+
+/*
+ * Combines the partial state b (kind 1 or 3, compatible) into a: the bits
+ * unite, and b's pending hashes join a's.  Union only: intersection reads
+ * materialised filters.
+ */
+static BloomStatus
+buffered_merge(BloomFilter *a, const BloomFilter *b, bool intersect,
+			   const BloomAlloc *al)
+{
+	BloomStatus st;
+
+	if (intersect)
+		return BLOOM_E_KIND;
+	if ((st = bloom_blocked_ops.merge(a, b, false, al)) != BLOOM_OK)
+		return st;
+	if (b->kind == BLOOM_KIND_BUFFERED)
+		for (uint64_t i = 0; i < b->npending; i++)
+			bloom_buffered_push(a, bloom_get_le64(bloom_pending(b) + 8 * i));
+	return BLOOM_OK;
+}
+
+const BloomOps bloom_buffered_ops = {
+	.name = "buffered",
+	.decode = buffered_decode,
+	.size = buffered_value_size,
+	.merge = buffered_merge,
+};
+
+/* ---------------------------------------------------------------------
+ * Canonical bytes
+ *
+ * Two states that stand for the same thing can differ in bytes that are
+ * not part of the value: a hash list's unused slots, a buffered state's
+ * unused pending slots.  The canonical bytes leave them out (or zero), so
+ * that output, equality and hashing see one form.
+ * ---------------------------------------------------------------------
+ */
+
+bool
+bloom_is_canonical(const BloomFilter *f)
+{
+	if (f->kind == BLOOM_KIND_BUFFERED)
+	{
+		const uint8_t *p = bloom_pending(f) + 8 * f->npending;
+		size_t		rest = 8 * (BLOOM_PENDING_SLOTS - f->npending);
+
+		for (size_t i = 0; i < rest; i++)
+			if (p[i] != 0)
+				return false;
+		return true;
+	}
+	return f->kind != BLOOM_KIND_HASHLIST || f->nhashes == f->nslots;
+}
+
+size_t
+bloom_canonical_size(const BloomFilter *f)
+{
+	if (f->kind == BLOOM_KIND_HASHLIST)
+		return bloom_hashlist_size(f->nhashes);
+	return bloom_value_size(f);
+}
+
+/* Writes the canonical bytes of f into out (bloom_canonical_size bytes) */
+void
+bloom_canonical_write(const BloomFilter *f, uint8_t *out)
+{
+	memcpy(out, f->base, bloom_canonical_size(f));
+	if (f->kind == BLOOM_KIND_BUFFERED)
+		memset(out + (bloom_pending(f) - f->base) + 8 * f->npending, 0,
+			   8 * (BLOOM_PENDING_SLOTS - f->npending));
+	else if (f->kind == BLOOM_KIND_HASHLIST)
+	{
+		BloomFilter c = *f;
+
+		c.base = out;
+		c.data = out + BLOOM_HEADER_SIZE;
+		c.nslots = c.nhashes;
+		bloom_write_header(&c);
+	}
+}

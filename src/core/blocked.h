@@ -1,0 +1,168 @@
+/*-------------------------------------------------------------------------
+ *
+ * blocked.h
+ *		The blocked layout (kind 1) and its sizing model.
+ *
+ * Every key sets its k bits inside one 512-bit (64-byte) block chosen by
+ * the hash, so a lookup touches one cache line however large the filter is
+ * (Putze, Sanders, Singler, "Cache-, Hash- and Space-Efficient Bloom
+ * Filters", WEA 2007; the same idea as RocksDB's FastLocalBloom and
+ * Parquet's split-block filters).  The layers of a scalable filter and the
+ * bits of a buffered aggregate state use the same layout.
+ *
+ * sizing.c plans a filter (hashes per key, keys per block) from the
+ * layout's own false-positive model; blocked.c makes, tests, combines and
+ * estimates blocked filters.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef BLOOM_CORE_BLOCKED_H
+#define BLOOM_CORE_BLOCKED_H
+
+#include "format.h"
+
+/* Sizing plan: hashes per key and the most keys a block may hold */
+typedef struct BloomPlan
+{
+	double		fpr;
+	int			k;
+	double		keys_per_block;
+} BloomPlan;
+
+/* A rate the sizing plans for (false for NaN); inline: decode runs per row */
+static inline bool
+bloom_fpr_valid(double fpr)
+{
+	return fpr >= BLOOM_MIN_FPR && fpr <= BLOOM_MAX_FPR;
+}
+
+/* sizing.c */
+extern double bloom_model_fpr(double keys_per_block, int k);
+extern BloomStatus bloom_plan(double fpr, BloomPlan *plan);
+extern BloomStatus bloom_plan_reuse(double fpr, BloomPlan *plan);
+extern BloomStatus bloom_plan_size(const BloomPlan *plan, uint64_t capacity,
+								   uint64_t *nblocks);
+extern uint64_t bloom_plan_max_capacity(const BloomPlan *plan);
+extern uint64_t bloom_plan_max_capacity_in(const BloomPlan *plan, uint64_t maxblocks);
+
+/* blocked.c */
+extern const BloomOps bloom_blocked_ops;
+extern size_t bloom_blocked_size(uint64_t nblocks);
+extern void bloom_init_blocked(uint8_t *buf, uint64_t nblocks, int k,
+							   uint64_t capacity, double fpr, uint64_t seed);
+extern BloomStatus bloom_new_blocked(uint64_t capacity, double fpr, uint16_t flags,
+									 BloomPlan *plan, const BloomAlloc *a,
+									 BloomFilter *out);
+extern void bloom_insert_many(BloomFilter *f, const uint8_t *hashes_le, uint64_t n);
+extern void bloom_union_bits(uint8_t *dst, const uint8_t *src, uint64_t nbytes);
+extern void bloom_intersect_bits(uint8_t *dst, const uint8_t *src, uint64_t nbytes);
+extern uint64_t bloom_bits_set(const BloomFilter *f);
+extern double bloom_estimate_items(const BloomFilter *f);
+extern double bloom_estimate_fpr(const BloomFilter *f);
+extern uint64_t bloom_layer_bits_set(const BloomLayer *l);
+extern double bloom_layer_estimate_items(const BloomLayer *l);
+extern double bloom_layer_estimate_fpr(const BloomLayer *l);
+
+/*
+ * Bit positions of a key in a blocked filter.  The block is chosen by
+ * multiply-shift of the full 64-bit hash onto [0, nblocks); the k bits
+ * inside the 512-bit block come from the top nine bits of successive
+ * multiplications of the hash by an odd constant, as in RocksDB's
+ * FastLocalBloom.  Bits are addressed by byte, so the layout does not
+ * depend on the machine's byte order.
+ */
+#define BLOOM_PROBE_MUL		UINT64_C(0x9E3779B97F4A7C15)
+
+/*
+ * Sets (or tests) the k bits of hash h in nblocks blocks of bits at data:
+ * the layout of a blocked filter and of each layer of a scalable one.
+ */
+static inline void
+bloom_bits_insert(uint8_t *data, uint64_t nblocks, int k, uint64_t h)
+{
+	uint8_t    *blk = data + bloom_mulhi64(h, nblocks) * BLOOM_BLOCK_BYTES;
+	uint64_t	x = h;
+
+	for (int i = 0; i < k; i++)
+	{
+		unsigned	bit;
+
+		x *= BLOOM_PROBE_MUL;
+		bit = (unsigned) (x >> (64 - BLOOM_BLOCK_LOG2));
+		blk[bit >> 3] |= (uint8_t) (1u << (bit & 7));
+	}
+}
+
+/*
+ * All k bits are tested, without an early exit: for an absent key the
+ * first clear bit comes at a random probe, and the mispredicted branch
+ * costs more than the few loads from the same cache line.
+ */
+static inline bool
+bloom_bits_contain(const uint8_t *data, uint64_t nblocks, int k, uint64_t h)
+{
+	const uint8_t *blk = data + bloom_mulhi64(h, nblocks) * BLOOM_BLOCK_BYTES;
+	uint64_t	x = h;
+	unsigned	ok = 1;
+
+	for (int i = 0; i < k; i++)
+	{
+		unsigned	bit;
+
+		x *= BLOOM_PROBE_MUL;
+		bit = (unsigned) (x >> (64 - BLOOM_BLOCK_LOG2));
+		ok &= (unsigned) blk[bit >> 3] >> (bit & 7);
+	}
+	return (ok & 1) != 0;
+}
+
+/* The block hash h falls in, for prefetching */
+static inline const uint8_t *
+bloom_bits_block(const uint8_t *data, uint64_t nblocks, uint64_t h)
+{
+	return data + bloom_mulhi64(h, nblocks) * BLOOM_BLOCK_BYTES;
+}
+
+/*
+ * The geometry of a value with blocks of bits (kinds 1 and 3): hashes per
+ * key, block size, block count.  Inline: decode runs once per aggregated
+ * row.
+ */
+static inline BloomStatus
+bloom_validate_bits(const BloomFilter *f)
+{
+	if (f->k < 1 || f->k > BLOOM_MAX_HASHES ||
+		f->block_log2 != BLOOM_BLOCK_LOG2 ||
+		f->nblocks < 1 || f->nblocks > BLOOM_MAX_BLOCKS)
+		return BLOOM_E_GEOMETRY;
+	return BLOOM_OK;
+}
+
+/* Kinds 1 and 3: sets h's bits (the caller counts it) */
+static inline void
+bloom_insert_hash(BloomFilter *f, uint64_t h)
+{
+	bloom_bits_insert(f->data, f->nblocks, f->k, h);
+}
+
+static inline bool
+bloom_contains_hash(const BloomFilter *f, uint64_t h)
+{
+	return bloom_bits_contain(f->data, f->nblocks, f->k, h);
+}
+
+/* A blocked filter (or a buffered state's bits) seen as one layer */
+static inline BloomLayer
+bloom_blocked_layer(const BloomFilter *f)
+{
+	BloomLayer	l;
+
+	l.nblocks = f->nblocks;
+	l.capacity = f->capacity;
+	l.nitems = f->nitems;
+	l.k = f->k;
+	l.data = f->data;
+	return l;
+}
+
+#endif							/* BLOOM_CORE_BLOCKED_H */

@@ -1,0 +1,346 @@
+/*-------------------------------------------------------------------------
+ *
+ * format.c
+ *		The common header of every value, the registry of kinds, and the
+ *		generic operations that dispatch on a value's kind.
+ *
+ * Decoding checks the common header here, then hands the value to its
+ * kind's decode, which checks the rest and the length before anything
+ * reads the payload.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "core.h"
+
+#include <stddef.h>
+
+/* The registry: one operations table per kind, indexed by kind */
+static const BloomOps *const kind_ops[BLOOM_KIND_MAX + 1] = {
+	[BLOOM_KIND_BLOCKED] = &bloom_blocked_ops,
+	[BLOOM_KIND_HASHLIST] = &bloom_hashlist_ops,
+	[BLOOM_KIND_BUFFERED] = &bloom_buffered_ops,
+	[BLOOM_KIND_SCALABLE] = &bloom_scalable_ops,
+};
+
+const BloomOps *
+bloom_kind_ops(uint8_t kind)
+{
+	return kind <= BLOOM_KIND_MAX ? kind_ops[kind] : NULL;
+}
+
+/*
+ * What the words at offsets 48 and 56 hold, per kind: the fields of the
+ * decoded struct they go to (kind 0 stands for unknown kinds, which decode
+ * refuses after reading them).
+ */
+static const size_t word_fields[BLOOM_KIND_MAX + 1][2] = {
+	[0] = {offsetof(BloomFilter, nblocks), offsetof(BloomFilter, reserved)},
+	[BLOOM_KIND_BLOCKED] = {offsetof(BloomFilter, nblocks), offsetof(BloomFilter, reserved)},
+	[BLOOM_KIND_HASHLIST] = {offsetof(BloomFilter, nslots), offsetof(BloomFilter, nhashes)},
+	[BLOOM_KIND_BUFFERED] = {offsetof(BloomFilter, nblocks), offsetof(BloomFilter, npending)},
+	[BLOOM_KIND_SCALABLE] = {offsetof(BloomFilter, nlayers), offsetof(BloomFilter, expansion)},
+};
+
+static inline uint64_t *
+word_field(const BloomFilter *f, int word)
+{
+	uint8_t		kind = f->kind <= BLOOM_KIND_MAX ? f->kind : 0;
+
+	return (uint64_t *) ((char *) f + word_fields[kind][word]);
+}
+
+void
+bloom_write_header(const BloomFilter *f)
+{
+	uint8_t    *buf = f->base;
+	uint64_t	fbits;
+
+	buf[0] = BLOOM_MAGIC_0;
+	buf[1] = BLOOM_MAGIC_1;
+	buf[2] = BLOOM_MAGIC_2;
+	buf[3] = BLOOM_MAGIC_3;
+	buf[4] = f->version;
+	buf[5] = f->kind;
+	buf[6] = f->hash;
+	buf[7] = f->key_class;
+	buf[8] = (uint8_t) f->key_type;
+	buf[9] = (uint8_t) (f->key_type >> 8);
+	buf[10] = (uint8_t) (f->key_type >> 16);
+	buf[11] = (uint8_t) (f->key_type >> 24);
+	buf[12] = f->k;
+	buf[13] = f->block_log2;
+	buf[14] = (uint8_t) f->flags;
+	buf[15] = (uint8_t) (f->flags >> 8);
+	bloom_put_le64(buf + 16, f->seed);
+	bloom_put_le64(buf + 24, f->capacity);
+	memcpy(&fbits, &f->fpr, 8);
+	bloom_put_le64(buf + 32, fbits);
+	bloom_put_le64(buf + 40, f->nitems);
+	bloom_put_le64(buf + 48, *word_field(f, 0));
+	bloom_put_le64(buf + 56, *word_field(f, 1));
+	if (f->kind == BLOOM_KIND_SCALABLE)
+	{
+		for (uint64_t i = 0; i < f->nlayers; i++)
+		{
+			uint8_t    *d = buf + BLOOM_HEADER_SIZE + i * BLOOM_LAYER_DESC_SIZE;
+
+			bloom_put_le64(d, f->layers[i].nblocks);
+			bloom_put_le64(d + 8, f->layers[i].capacity);
+			bloom_put_le64(d + 16, f->layers[i].nitems);
+			memset(d + 24, 0, 8);
+			d[24] = (uint8_t) f->layers[i].k;
+		}
+	}
+}
+
+/* The fields every new value starts with: version 1, nothing added */
+void
+bloom_header_init(BloomFilter *f, uint8_t *buf, int kind, uint64_t capacity,
+				  double fpr, uint64_t seed)
+{
+	memset(f, 0, sizeof(*f));
+	f->version = BLOOM_FORMAT_VERSION;
+	f->kind = (uint8_t) kind;
+	f->hash = BLOOM_HASH_XXH3_64;
+	f->key_class = BLOOM_KEY_NONE;
+	f->seed = seed;
+	f->capacity = capacity;
+	f->fpr = fpr;
+	f->base = buf;
+	f->data = buf + BLOOM_HEADER_SIZE;
+}
+
+/*
+ * Decodes and validates a value of len bytes.  Every field is checked, and
+ * the length against the geometry, before anything else reads the payload.
+ * A value is written in the oldest version that can hold it, so each value
+ * has one encoding: each kind's decode says which versions and flags it
+ * takes.
+ */
+BloomStatus
+bloom_decode(const uint8_t *buf, size_t len, BloomFilter *f)
+{
+	uint64_t	fbits;
+	uint64_t	w0,
+				w1;
+
+	if (len < BLOOM_HEADER_SIZE)
+		return BLOOM_E_SHORT;
+	/* eight-byte words, then fields: this runs once per aggregated row */
+	w0 = bloom_get_le64(buf);
+	w1 = bloom_get_le64(buf + 8);
+	if ((uint32_t) w0 != ((uint32_t) BLOOM_MAGIC_0 | (uint32_t) BLOOM_MAGIC_1 << 8 |
+						  (uint32_t) BLOOM_MAGIC_2 << 16 | (uint32_t) BLOOM_MAGIC_3 << 24))
+		return BLOOM_E_MAGIC;
+
+	f->version = (uint8_t) (w0 >> 32);
+	f->kind = (uint8_t) (w0 >> 40);
+	f->hash = (uint8_t) (w0 >> 48);
+	f->key_class = (uint8_t) (w0 >> 56);
+	f->key_type = (uint32_t) w1;
+	f->k = (uint8_t) (w1 >> 32);
+	f->block_log2 = (uint8_t) (w1 >> 40);
+	f->flags = (uint16_t) (w1 >> 48);
+	f->seed = bloom_get_le64(buf + 16);
+	f->capacity = bloom_get_le64(buf + 24);
+	fbits = bloom_get_le64(buf + 32);
+	memcpy(&f->fpr, &fbits, 8);
+	f->nitems = bloom_get_le64(buf + 40);
+	f->nblocks = f->nslots = f->nlayers = 0;
+	f->nhashes = f->npending = f->expansion = f->reserved = 0;
+	*word_field(f, 0) = bloom_get_le64(buf + 48);
+	*word_field(f, 1) = bloom_get_le64(buf + 56);
+	f->base = (uint8_t *) buf;
+	f->data = (uint8_t *) buf + BLOOM_HEADER_SIZE;
+
+	if (f->version != BLOOM_FORMAT_VERSION && f->version != BLOOM_FORMAT_VERSION_2)
+		return BLOOM_E_VERSION;
+	if (bloom_kind_ops(f->kind) == NULL)
+		return BLOOM_E_KIND;
+	if (f->hash != BLOOM_HASH_XXH3_64)
+		return BLOOM_E_HASH;
+	if (f->key_class > BLOOM_KEY_MAX ||
+		(f->key_class == BLOOM_KEY_OTHER) != (f->key_type != 0))
+		return BLOOM_E_KEYCLASS;
+	return bloom_kind_ops(f->kind)->decode(buf, len, f);
+}
+
+size_t
+bloom_value_size(const BloomFilter *f)
+{
+	return bloom_kind_ops(f->kind)->size(f);
+}
+
+/*
+ * Bytes before the first block of bits: the header, and a scalable
+ * filter's layer descriptors (a copy that starts its bits on a cache line
+ * is aligned by this)
+ */
+size_t
+bloom_bits_offset(const BloomFilter *f)
+{
+	return BLOOM_HEADER_SIZE +
+		(f->kind == BLOOM_KIND_SCALABLE ? f->nlayers * BLOOM_LAYER_DESC_SIZE : 0);
+}
+
+const char *
+bloom_status_message(BloomStatus st)
+{
+	switch (st)
+	{
+		case BLOOM_OK:
+			return "The value is valid.";
+		case BLOOM_E_SHORT:
+			return "The value is shorter than the 64-byte header.";
+		case BLOOM_E_MAGIC:
+			return "The value does not start with the magic bytes \"BLMF\".";
+		case BLOOM_E_VERSION:
+			return "The format version is not one this build reads (it reads versions 1 and 2).";
+		case BLOOM_E_KIND:
+			return "The filter kind is unknown.";
+		case BLOOM_E_HASH:
+			return "The hash algorithm is unknown.";
+		case BLOOM_E_KEYCLASS:
+			return "The key class or key type is invalid.";
+		case BLOOM_E_GEOMETRY:
+			return "The geometry (hashes per key, block size or block count) is out of range.";
+		case BLOOM_E_PARAMS:
+			return "The capacity or false-positive rate is out of range.";
+		case BLOOM_E_FLAGS:
+			return "The flags or reserved fields are not zero.";
+		case BLOOM_E_LENGTH:
+			return "The length does not match the geometry in the header.";
+		case BLOOM_E_COUNT:
+			return "The item counts are inconsistent.";
+		case BLOOM_E_CAPACITY:
+			return "The capacity does not fit in the largest value.";
+		case BLOOM_E_MISMATCH:
+			return "The filters differ.";
+		case BLOOM_E_FULL:
+			return "The filter holds its capacity and does not grow.";
+		case BLOOM_E_GROWN:
+			return "The filters have grown past their first layer.";
+		case BLOOM_E_NOMEM:
+			return "Out of memory.";
+	}
+	return "Unknown error.";
+}
+
+/*
+ * Can a and b be combined bit by bit?  On a mismatch *what names the first
+ * parameter that differs.  Filters that hold nothing yet match any key
+ * class.
+ */
+BloomStatus
+bloom_compatible(const BloomFilter *a, const BloomFilter *b, const char **what)
+{
+	*what = NULL;
+	if (bloom_has_bits(a) != bloom_has_bits(b) ||
+		(!bloom_has_bits(a) && a->kind != b->kind))
+		*what = "kind";
+	else if (a->flags != b->flags)
+		*what = "growth policy";
+	else if (a->kind == BLOOM_KIND_SCALABLE && a->expansion != b->expansion)
+		*what = "expansion";
+	else if (a->hash != b->hash)
+		*what = "hash algorithm";
+	else if (a->seed != b->seed)
+		*what = "hash seed";
+	else if (a->capacity != b->capacity)
+		*what = "capacity";
+	else if (a->fpr != b->fpr)
+		*what = "false-positive rate";
+	else if (a->nblocks != b->nblocks && bloom_has_bits(a))
+		*what = "number of blocks";
+	else if (a->k != b->k)
+		*what = "hashes per key";
+	else if (a->key_class != BLOOM_KEY_NONE && b->key_class != BLOOM_KEY_NONE &&
+			 (a->key_class != b->key_class || a->key_type != b->key_type))
+		*what = "key type";
+	else if (a->kind == BLOOM_KIND_SCALABLE)
+	{
+		/* layers both have were planned alike: a crafted value may differ */
+		for (uint64_t i = 0; i < a->nlayers && i < b->nlayers; i++)
+			if (a->layers[i].nblocks != b->layers[i].nblocks ||
+				a->layers[i].k != b->layers[i].k)
+				*what = "layer geometry";
+	}
+	return *what ? BLOOM_E_MISMATCH : BLOOM_OK;
+}
+
+/*
+ * Adds hash h to the filter f by the rule of its kind, and writes the
+ * header back.  *added says whether the filter changed.  A kind that grows
+ * may move f to a new value from a (compare f->base before and after: the
+ * old value is the caller's to free).  plan, when given, caches a sizing
+ * plan across calls.  Aggregate states are not added to here.
+ */
+BloomStatus
+bloom_add(BloomFilter *f, uint64_t h, struct BloomPlan *plan, const BloomAlloc *a,
+		  bool *added)
+{
+	const BloomOps *ops = bloom_kind_ops(f->kind);
+
+	*added = false;
+	if (ops->add == NULL)
+		return BLOOM_E_KIND;
+	return ops->add(f, h, plan, a, added);
+}
+
+/*
+ * Combines b into a, compatible filters (bloom_compatible): union, or
+ * intersection, by the rule of a's kind (a blocked filter and a buffered
+ * state combine with each other).  a may move to a new value from al, as
+ * for bloom_add.
+ */
+BloomStatus
+bloom_merge(BloomFilter *a, const BloomFilter *b, bool intersect,
+			const BloomAlloc *al)
+{
+	const BloomOps *ops = bloom_kind_ops(a->kind);
+
+	if (ops->merge == NULL)
+		return BLOOM_E_KIND;
+	return ops->merge(a, b, intersect, al);
+}
+
+/*
+ * What a filter (kind 1 or 4) is and holds, estimates included;
+ * BLOOM_E_KIND for an aggregate state (materialise it first).
+ */
+BloomStatus
+bloom_describe(const BloomFilter *f, BloomInfo *info)
+{
+	const BloomOps *ops = bloom_kind_ops(f->kind);
+
+	if (ops->describe == NULL)
+		return BLOOM_E_KIND;
+	info->kind = ops->name;
+	ops->describe(f, info);
+	info->bits_set = bloom_bits_set(f);
+	info->estimated_items = bloom_estimate_items(f);
+	info->estimated_fpr = bloom_estimate_fpr(f);
+	return BLOOM_OK;
+}
+
+void *
+bloom_alloc_value(const BloomAlloc *a, size_t size)
+{
+	return a->alloc(a->arg, size);
+}
+
+/* Work memory, aligned for uint64_t */
+void *
+bloom_alloc_scratch(const BloomAlloc *a, size_t size)
+{
+	return a->scratch ? a->scratch(a->arg, size) : a->alloc(a->arg, size);
+}
+
+void
+bloom_free_scratch(const BloomAlloc *a, void *p)
+{
+	if (a->scratch_free)
+		a->scratch_free(a->arg, p);
+	else
+		a->free(a->arg, p);
+}

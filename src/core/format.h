@@ -1,0 +1,332 @@
+/*-------------------------------------------------------------------------
+ *
+ * format.h
+ *		The value format of bloomtype's filters: the common header, the
+ *		registry of kinds with one operations table each, and the getters
+ *		and setters of header fields.
+ *
+ * This is the only code that knows header offsets: everything else reads
+ * a decoded BloomFilter and writes through bloom_write_header or the
+ * setters below.  Plain C, no PostgreSQL.  docs/FORMAT.md is the
+ * specification; all integers are little-endian:
+ *
+ *	off size field
+ *	  0   4  magic "BLMF"
+ *	  4   1  format version (1; 2 for values that use kind 4 or flags)
+ *	  5   1  kind: 1 = blocked Bloom filter, 2 = hash list (aggregate state),
+ *			 3 = blocked filter with pending hashes (aggregate state),
+ *			 4 = scalable filter (layers of blocked filters)
+ *	  6   1  hash algorithm: 1 = XXH3-64 with seed
+ *	  7   1  key class (BloomKeyClass)
+ *	  8   4  key type tag (class "other" only, else 0)
+ *	 12   1  hashes per key k (kinds 1, 3: 1..32; kinds 2, 4: 0)
+ *	 13   1  log2 of block size in bits (kinds 1, 3, 4: 9; kind 2: 0)
+ *	 14   2  flags (0 in version 1; version 2: kind 1 may have NONSCALING,
+ *			 kind 3 SCALABLE_STATE)
+ *	 16   8  hash seed
+ *	 24   8  capacity (kinds 1, 3: >= 1; kind 2: 0; kind 4: of the first layer)
+ *	 32   8  target false-positive rate (IEEE 754 binary64)
+ *	 40   8  items added (counting repeats; kind 4 and NONSCALING: keys
+ *			 that were not already present)
+ *	 48   8  kinds 1, 3: number of 64-byte blocks (nblocks); kind 2: hash
+ *			 slots (nslots); kind 4: number of layers (nlayers, 1..32)
+ *	 56   8  kind 1: 0 (reserved); kind 2: hashes held (nhashes); kind 3:
+ *			 pending hashes (npending, at most 256); kind 4: expansion
+ *			 (1..16)
+ *	 64   -  kind 1: nblocks * 64 bytes of bits; kind 2: nslots * 8 bytes;
+ *			 kind 3: nblocks * 64 bytes of bits, then 256 * 8 bytes of
+ *			 pending hashes; kind 4: one 32-byte descriptor per layer
+ *			 (blocks 8, capacity 8, items 8, k 1, 7 zero bytes), then
+ *			 each layer's blocks * 64 bytes of bits, oldest first
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef BLOOM_CORE_FORMAT_H
+#define BLOOM_CORE_FORMAT_H
+
+#include "hash.h"
+
+#define BLOOM_MAGIC_0			'B'
+#define BLOOM_MAGIC_1			'L'
+#define BLOOM_MAGIC_2			'M'
+#define BLOOM_MAGIC_3			'F'
+#define BLOOM_FORMAT_VERSION	1
+#define BLOOM_FORMAT_VERSION_2	2	/* kind 4, flags */
+#define BLOOM_HEADER_SIZE		64
+
+#define BLOOM_KIND_BLOCKED		1
+#define BLOOM_KIND_HASHLIST		2
+#define BLOOM_KIND_BUFFERED		3
+#define BLOOM_KIND_SCALABLE		4
+#define BLOOM_KIND_MAX			BLOOM_KIND_SCALABLE
+
+/* flags (version 2) */
+#define BLOOM_FLAG_NONSCALING	0x0001	/* kind 1: adds past capacity are refused */
+#define BLOOM_FLAG_SCALABLE_STATE 0x0002	/* kind 3: sized as the first layer
+											 * of a scalable filter */
+
+#define BLOOM_HASH_XXH3_64		1
+
+#define BLOOM_BLOCK_LOG2		9	/* 512-bit blocks: one 64-byte cache line */
+#define BLOOM_BLOCK_BITS		(1 << BLOOM_BLOCK_LOG2)
+#define BLOOM_BLOCK_BYTES		(BLOOM_BLOCK_BITS / 8)
+#define BLOOM_MAX_HASHES		32
+#define BLOOM_MAX_LAYERS		32
+#define BLOOM_LAYER_DESC_SIZE	32
+#define BLOOM_PENDING_SLOTS		256
+
+/*
+ * Largest value the core will build or accept, in bytes, header included.
+ * PostgreSQL's limit for one value is 1 GB; a filter's text form (what
+ * pg_dump writes) takes two hex digits a byte, so the limit is half of
+ * that, less room for the "\x" prefix and COPY's escaping.
+ */
+#define BLOOM_MAX_BYTES			((uint64_t) 0x1FFFFC00)
+#define BLOOM_MAX_BLOCKS		((BLOOM_MAX_BYTES - BLOOM_HEADER_SIZE) / BLOOM_BLOCK_BYTES)
+/* a buffered aggregate state must fit too: larger filters go unbuffered */
+#define BLOOM_MAX_BUFFERED_BLOCKS	((BLOOM_MAX_BYTES - BLOOM_HEADER_SIZE - BLOOM_PENDING_SLOTS * 8) / BLOOM_BLOCK_BYTES)
+#define BLOOM_MAX_SLOTS			((BLOOM_MAX_BYTES - BLOOM_HEADER_SIZE) / 8)
+
+#define BLOOM_MIN_FPR			1e-12
+#define BLOOM_MAX_FPR			0.5
+#define BLOOM_DEFAULT_FPR		0.01
+
+typedef enum BloomKeyClass
+{
+	BLOOM_KEY_NONE = 0,			/* nothing added yet */
+	BLOOM_KEY_INTEGER = 1,		/* int2, int4, int8 as 8-byte LE int64 */
+	BLOOM_KEY_TEXT = 2,			/* text, varchar, name, bpchar: bytes */
+	BLOOM_KEY_BYTEA = 3,		/* bytea: bytes */
+	BLOOM_KEY_UUID = 4,			/* uuid: its 16 bytes */
+	BLOOM_KEY_FLOAT = 5,		/* float4, float8 as float8 LE, -0 and NaN
+								 * normalised */
+	BLOOM_KEY_OTHER = 6,		/* binary send form, type in key type tag */
+	BLOOM_KEY_MAX = BLOOM_KEY_OTHER
+} BloomKeyClass;
+
+/* Result codes of the core */
+typedef enum BloomStatus
+{
+	BLOOM_OK = 0,
+	BLOOM_E_SHORT,				/* shorter than a header */
+	BLOOM_E_MAGIC,
+	BLOOM_E_VERSION,
+	BLOOM_E_KIND,
+	BLOOM_E_HASH,
+	BLOOM_E_KEYCLASS,
+	BLOOM_E_GEOMETRY,			/* k, block size, blocks or slots out of range */
+	BLOOM_E_PARAMS,				/* capacity or fpr out of range */
+	BLOOM_E_FLAGS,				/* flags or reserved fields not zero */
+	BLOOM_E_LENGTH,				/* total length disagrees with geometry */
+	BLOOM_E_COUNT,				/* items/slot counts inconsistent */
+	BLOOM_E_CAPACITY,			/* sizing: does not fit */
+	BLOOM_E_MISMATCH,			/* two filters differ */
+	BLOOM_E_FULL,				/* a fixed (NONSCALING) filter is at capacity */
+	BLOOM_E_GROWN,				/* intersection of filters past one layer */
+	BLOOM_E_NOMEM				/* the allocator gave nothing */
+} BloomStatus;
+
+/* One layer of a scalable filter, decoded (also a view of a blocked one) */
+typedef struct BloomLayer
+{
+	uint64_t	nblocks;
+	uint64_t	capacity;
+	uint64_t	nitems;
+	int			k;
+	uint8_t    *data;			/* its bits */
+} BloomLayer;
+
+/*
+ * A decoded value.  base points at the value's first byte (its header),
+ * data at the payload after the header; both point into the value it was
+ * decoded from.  The words at offsets 48 and 56 mean one thing per kind,
+ * and are decoded into the field that says what they hold (the others of
+ * the group are zero).
+ */
+typedef struct BloomFilter
+{
+	uint8_t		version;
+	uint8_t		kind;
+	uint8_t		hash;
+	uint8_t		key_class;
+	uint32_t	key_type;
+	uint8_t		k;
+	uint8_t		block_log2;
+	uint16_t	flags;
+	uint64_t	seed;
+	uint64_t	capacity;
+	double		fpr;
+	uint64_t	nitems;
+	uint64_t	nblocks;		/* kinds 1, 3: blocks of bits */
+	uint64_t	nslots;			/* kind 2: hash slots */
+	uint64_t	nlayers;		/* kind 4: layers */
+	uint64_t	nhashes;		/* kind 2: hashes held */
+	uint64_t	npending;		/* kind 3: pending hashes */
+	uint64_t	expansion;		/* kind 4 */
+	uint64_t	reserved;		/* kind 1: zero */
+	uint8_t    *base;
+	uint8_t    *data;
+	BloomLayer	layers[BLOOM_MAX_LAYERS];	/* kind 4: nlayers of them */
+} BloomFilter;
+
+/*
+ * Memory for the values the core makes (grown filters, unions, filters
+ * made of aggregate states) and for its scratch space.  alloc returns size
+ * bytes for a value, or NULL; free takes back a value the core made and
+ * no longer needs (an intermediate one: a value the caller passed in is
+ * the caller's to free).  scratch and scratch_free serve the core's work
+ * arrays, which must be aligned for uint64_t (NULL: alloc and free serve,
+ * as with malloc).  The PostgreSQL glue allocates values inside varlenas
+ * in a memory context, scratch with palloc; tests, fuzzers and benchmarks
+ * use malloc.
+ */
+typedef struct BloomAlloc
+{
+	void	   *(*alloc) (void *arg, size_t size);
+	void		(*free) (void *arg, void *p);
+	void	   *arg;
+	void	   *(*scratch) (void *arg, size_t size);
+	void		(*scratch_free) (void *arg, void *p);
+} BloomAlloc;
+
+/* What bloom_info shows of a filter (BF.INFO) */
+typedef struct BloomInfo
+{
+	const char *kind;			/* "blocked" or "scalable" */
+	uint64_t	capacity;		/* scalable: the sum over its layers */
+	uint64_t	bits;
+	int			hashes;			/* scalable: of the newest layer */
+	uint64_t	bits_set;
+	double		estimated_items;
+	double		estimated_fpr;
+	int			layers;
+	int			expansion;		/* 0: fixed (NONSCALING) */
+	bool		has_expansion;	/* false for a filter of version 1.0 */
+} BloomInfo;
+
+struct BloomPlan;
+
+/*
+ * The operations of a kind, which the glue dispatches on.  Aggregate
+ * states (kinds 2 and 3) have no contains, add or describe: they are
+ * materialised into the filters they stand for first (src/core/aggstate.h);
+ * a buffered state merges with another (bloom_agg's combine step).
+ */
+typedef struct BloomOps
+{
+	const char *name;
+	/* validates the kind's fields and the length; the common part is checked */
+	BloomStatus (*decode) (const uint8_t *buf, size_t len, BloomFilter *f);
+	/* the bytes of the value f describes */
+	size_t		(*size) (const BloomFilter *f);
+	bool		(*contains) (const BloomFilter *f, uint64_t h);
+	/* adds h by the kind's rule; may replace f's value (see bloom_add) */
+	BloomStatus (*add) (BloomFilter *f, uint64_t h, struct BloomPlan *plan,
+						const BloomAlloc *a, bool *added);
+	/* combines b into a (compatible, same kind); may replace a's value */
+	BloomStatus (*merge) (BloomFilter *a, const BloomFilter *b, bool intersect,
+						  const BloomAlloc *al);
+	void		(*describe) (const BloomFilter *f, BloomInfo *info);
+} BloomOps;
+
+/* format.c: the registry, header I/O, generic dispatch */
+extern const BloomOps *bloom_kind_ops(uint8_t kind);
+extern BloomStatus bloom_decode(const uint8_t *buf, size_t len, BloomFilter *f);
+extern void bloom_write_header(const BloomFilter *f);
+extern void bloom_header_init(BloomFilter *f, uint8_t *buf, int kind,
+							  uint64_t capacity, double fpr, uint64_t seed);
+extern size_t bloom_value_size(const BloomFilter *f);
+extern size_t bloom_bits_offset(const BloomFilter *f);
+extern const char *bloom_status_message(BloomStatus st);
+extern BloomStatus bloom_compatible(const BloomFilter *a, const BloomFilter *b,
+									const char **what);
+extern BloomStatus bloom_add(BloomFilter *f, uint64_t h, struct BloomPlan *plan,
+							 const BloomAlloc *a, bool *added);
+extern BloomStatus bloom_merge(BloomFilter *a, const BloomFilter *b,
+							   bool intersect, const BloomAlloc *al);
+extern BloomStatus bloom_describe(const BloomFilter *f, BloomInfo *info);
+extern void *bloom_alloc_value(const BloomAlloc *a, size_t size);
+extern void *bloom_alloc_scratch(const BloomAlloc *a, size_t size);
+extern void bloom_free_scratch(const BloomAlloc *a, void *p);
+
+/* Kinds 1 and 3 have blocks of bits; kind 3 also has pending hashes */
+static inline bool
+bloom_has_bits(const BloomFilter *f)
+{
+	return f->kind == BLOOM_KIND_BLOCKED || f->kind == BLOOM_KIND_BUFFERED;
+}
+
+/* Aggregate states stand for filters and are materialised before use */
+static inline bool
+bloom_is_state(const BloomFilter *f)
+{
+	return f->kind == BLOOM_KIND_HASHLIST || f->kind == BLOOM_KIND_BUFFERED;
+}
+
+/* What bloom_agg gives for no rows when it cannot know a size */
+static inline bool
+bloom_is_empty_hashlist(const BloomFilter *f)
+{
+	return f->kind == BLOOM_KIND_HASHLIST && f->nhashes == 0;
+}
+
+/*
+ * Setters of single header fields, for the per-row paths that change one
+ * count (bloom_write_header writes them all).
+ */
+static inline void
+bloom_store_items(const BloomFilter *f)
+{
+	bloom_put_le64(f->base + 40, f->nitems);
+}
+
+/* kind 2's hashes held, kind 3's pending hashes */
+static inline void
+bloom_store_fill(const BloomFilter *f)
+{
+	bloom_put_le64(f->base + 56, f->kind == BLOOM_KIND_HASHLIST ? f->nhashes : f->npending);
+}
+
+static inline void
+bloom_store_key_class(BloomFilter *f, uint8_t key_class, uint32_t key_type)
+{
+	f->key_class = key_class;
+	f->key_type = key_type;
+	f->base[7] = key_class;
+	f->base[8] = (uint8_t) key_type;
+	f->base[9] = (uint8_t) (key_type >> 8);
+	f->base[10] = (uint8_t) (key_type >> 16);
+	f->base[11] = (uint8_t) (key_type >> 24);
+}
+
+/* A filter that holds no keys yet takes the key class of one it joins */
+static inline void
+bloom_adopt_key_class(BloomFilter *a, const BloomFilter *b)
+{
+	if (a->key_class == BLOOM_KEY_NONE)
+	{
+		a->key_class = b->key_class;
+		a->key_type = b->key_type;
+	}
+}
+
+/*
+ * Gives f a flag of version 2 (a value is written in the oldest version
+ * that can hold it: a flag needs version 2) and writes the header.
+ */
+static inline void
+bloom_set_flag(BloomFilter *f, uint16_t flag)
+{
+	f->version = BLOOM_FORMAT_VERSION_2;
+	f->flags = flag;
+	bloom_write_header(f);
+}
+
+/* Adds n to a count without wrapping */
+static inline uint64_t
+bloom_sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+#endif							/* BLOOM_CORE_FORMAT_H */

@@ -1,0 +1,259 @@
+/*-------------------------------------------------------------------------
+ *
+ * bloomtype.h
+ *		The PostgreSQL glue that every family shares: key encodings, memory
+ *		for the core, the per-call cache, and type I/O and comparison
+ *		written once.  Declarations are grouped by the file that defines
+ *		them.
+ *
+ * The glue owns every PostgreSQL concern (datums, memory contexts,
+ * ereport, canonical key encodings, caching across calls); the filter
+ * algorithms are in src/core (plain C).  Each family has a folder of its
+ * own for its SQL-visible functions (src/bloom for bloomfilter).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef BLOOMTYPE_H
+#define BLOOMTYPE_H
+
+#include "postgres.h"
+#include "fmgr.h"
+
+#include "core.h"
+#include "keytypes.h"
+
+/* ---------------------------------------------------------------------
+ * keys.c: canonical encoding and hashing of SQL values used as keys
+ * ---------------------------------------------------------------------
+ */
+
+/* How a key's SQL value is turned into bytes (docs/FORMAT.md) */
+typedef enum BloomKeyEnc
+{
+	BKE_UNKNOWN = 0,			/* resolve from the call's argument type */
+	BKE_INT2,
+	BKE_INT4,
+	BKE_INT8,
+	BKE_TEXT,					/* text, varchar */
+	BKE_BPCHAR,					/* bpchar: without trailing spaces */
+	BKE_NAME,
+	BKE_BYTEA,
+	BKE_UUID,
+	BKE_FLOAT4,
+	BKE_FLOAT8,
+	BKE_OTHER					/* binary send form */
+} BloomKeyEnc;
+
+typedef struct BloomKeyInfo
+{
+	BloomKeyEnc enc;
+	uint8		key_class;
+	uint32		key_type;		/* tag of the type, class "other" only */
+	Oid			typid;			/* the SQL type of the argument */
+	FmgrInfo	sendfn;			/* class "other" only */
+} BloomKeyInfo;
+
+extern void bloom_keyinfo_init(BloomKeyInfo *ki, BloomKeyEnc enc,
+							   FunctionCallInfo fcinfo, int argno, bool elements);
+extern uint64 bloom_key_hash(BloomKeyInfo *ki, Datum value, uint64 seed);
+extern void bloom_key_mismatch(uint8 key_class, uint32 key_type,
+							   const BloomKeyInfo *ki, bool adding);
+extern void bloom_check_key_classes(uint8 a_class, uint32 a_type,
+									uint8 b_class, uint32 b_type);
+extern const char *bloom_key_class_name(uint8 key_class, uint32 key_type);
+
+/*
+ * The hash of a key.  Integer keys, the common case, are hashed inline;
+ * the rest go through bloom_key_hash.
+ */
+static inline uint64
+bloom_key_hash_fast(BloomKeyInfo *ki, Datum value, uint64 seed)
+{
+	switch (ki->enc)
+	{
+		case BKE_INT8:
+			return bloom_hash_int64(seed, DatumGetInt64(value));
+		case BKE_INT4:
+			return bloom_hash_int64(seed, DatumGetInt32(value));
+		case BKE_INT2:
+			return bloom_hash_int64(seed, DatumGetInt16(value));
+		default:
+			return bloom_key_hash(ki, value, seed);
+	}
+}
+
+/*
+ * Checks that a key of ki's class may be added to (adding) or probed in a
+ * filter that holds keys of key_class (and key_type); a filter that holds
+ * nothing yet takes any class.
+ */
+static inline void
+bloom_check_key(uint8 key_class, uint32 key_type, const BloomKeyInfo *ki,
+				bool adding)
+{
+	if (key_class != BLOOM_KEY_NONE &&
+		(key_class != ki->key_class || key_type != ki->key_type))
+		bloom_key_mismatch(key_class, key_type, ki, adding);
+}
+
+/*
+ * The C entry points of a function that takes a key, one per key type of
+ * src/pg/keytypes.h: name_<suffix>(fcinfo) returns call, an expression in
+ * fcinfo and the entry point's encoding.  A family binds them in a macro
+ * of the list's shape:
+ *
+ *	#define CONTAINS_(suffix, sqltype, enc, vol) \
+ *		BT_KEY_ENTRY(bloom_contains, suffix, contains_common(fcinfo, enc))
+ *	BT_KEY_TYPES(CONTAINS_, BT_NO_ALIAS)
+ */
+#define BT_KEY_ENTRY(name, suffix, call) \
+	PG_FUNCTION_INFO_V1(name##_##suffix); \
+	Datum name##_##suffix(PG_FUNCTION_ARGS) { return call; }
+#define BT_NO_ALIAS(suffix, sqltype)
+
+/* ---------------------------------------------------------------------
+ * memory.c: memory for the core, inside varlenas
+ * ---------------------------------------------------------------------
+ */
+
+/*
+ * An allocator for the core whose blocks are the data of varlenas in cxt:
+ * a value the core makes is returned to SQL as bt_varlena(base).
+ */
+extern BloomAlloc bt_allocator(MemoryContext cxt);
+extern struct varlena *bt_new_varlena(size_t size, MemoryContext cxt);
+
+#define BT_DATA(v)	((uint8 *) VARDATA(v))
+#define BT_LEN(v)	((size_t) (VARSIZE(v) - VARHDRSZ))
+
+static inline struct varlena *
+bt_varlena(uint8 *base)
+{
+	return (struct varlena *) (base - VARHDRSZ);
+}
+
+/* ---------------------------------------------------------------------
+ * cache.c: what a call site keeps across calls, in fn_extra
+ * ---------------------------------------------------------------------
+ */
+
+/*
+ * How a family reads a filter argument into its decoded form: prepare
+ * fetches argument argno (detoasted, validated, aggregate states made
+ * into filters) and decodes it into decoded; head is the number of bytes
+ * before the bits of a decoded value, so that a cached copy can start its
+ * bits on a cache line; redecode decodes a copy of a prepared value.
+ */
+typedef struct BtCacheMethods
+{
+	size_t		decoded_size;
+	struct varlena *(*prepare) (FunctionCallInfo fcinfo, int argno, void *decoded);
+	size_t		(*head) (const void *decoded);
+	void		(*redecode) (uint8 *buf, size_t len, void *decoded);
+} BtCacheMethods;
+
+/* A filter argument kept across calls (one slot per call site) */
+typedef struct BtValueSlot
+{
+	int			arg_stable;		/* -1 not yet known, else bool */
+	bool		have;			/* a value is cached (in fn_mcxt) */
+	Oid			toastrelid;		/* identity of a cached TOASTed value */
+	Oid			valueid;
+	void	   *mem;			/* the memory of the cached copy */
+	void	   *decoded;		/* its decoded form */
+	void	   *scratch;		/* decoded per call when nothing is cached */
+} BtValueSlot;
+
+typedef struct BtCallCache
+{
+	BloomKeyInfo key;			/* the key argument's encoding */
+	bool		key_ready;
+	BloomPlan	plan;			/* the last sizing plan, reused per rate */
+	BtValueSlot slot;			/* argument 0, when it is a filter */
+} BtCallCache;
+
+extern BtCallCache *bt_call_cache_init(FunctionCallInfo fcinfo);
+extern void bt_cache_key_init(BtCallCache *cache, FunctionCallInfo fcinfo,
+							  BloomKeyEnc enc, bool elements);
+extern void *bt_cache_value(FunctionCallInfo fcinfo, const BtCacheMethods *m);
+
+/* The call site's cache (in fn_extra, fn_mcxt); inline: it runs once a row */
+static inline BtCallCache *
+bt_call_cache(FunctionCallInfo fcinfo)
+{
+	BtCallCache *cache = fcinfo->flinfo->fn_extra;
+
+	return cache ? cache : bt_call_cache_init(fcinfo);
+}
+
+/*
+ * The encoding of the key in argument 1 (with elements, of its array's
+ * elements), resolved once per call site.  enc is the entry point's; for
+ * BKE_UNKNOWN it comes from the call's argument type.  Inline: it runs
+ * once a row.
+ */
+static inline BloomKeyInfo *
+bt_cache_key(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool elements)
+{
+	BtCallCache *cache = bt_call_cache(fcinfo);
+
+	if (!cache->key_ready)
+		bt_cache_key_init(cache, fcinfo, enc, elements);
+	return &cache->key;
+}
+
+/* ---------------------------------------------------------------------
+ * io.c: type I/O, casts and comparison, over a family's methods
+ * ---------------------------------------------------------------------
+ */
+
+/*
+ * What the shared I/O needs of a type: its name, validation of outside
+ * bytes, and the canonical bytes of a stored value (equal values have
+ * equal canonical bytes; the text and binary forms write them).
+ */
+typedef struct BtTypeMethods
+{
+	const char *name;
+	BloomStatus (*validate) (const uint8 *buf, size_t len);
+	const char *(*status_message) (BloomStatus st);
+	struct varlena *(*canonical) (struct varlena *v);
+	int64		max_bytes;
+} BtTypeMethods;
+
+extern Datum bt_type_in(FunctionCallInfo fcinfo, const BtTypeMethods *t);
+extern Datum bt_type_out(FunctionCallInfo fcinfo, const BtTypeMethods *t);
+extern Datum bt_type_recv(FunctionCallInfo fcinfo, const BtTypeMethods *t);
+extern Datum bt_type_send(FunctionCallInfo fcinfo, const BtTypeMethods *t);
+extern Datum bt_type_from_bytea(FunctionCallInfo fcinfo, const BtTypeMethods *t);
+extern int	bt_type_cmp(FunctionCallInfo fcinfo, const BtTypeMethods *t);
+extern bool bt_type_eq(FunctionCallInfo fcinfo, const BtTypeMethods *t);
+extern Datum bt_type_hash(FunctionCallInfo fcinfo, const BtTypeMethods *t);
+extern Datum bt_type_hash_extended(FunctionCallInfo fcinfo, const BtTypeMethods *t);
+
+/*
+ * The C entry points of a type's I/O, casts and comparison: type_in,
+ * type_out, type_recv, type_send, type_from_bytea, type_eq, type_ne,
+ * type_cmp, type_lt, type_le, type_gt, type_ge, type_hash,
+ * type_hash_extended.
+ */
+#define BT_TYPE_ENTRY_(type, fn, body) \
+	PG_FUNCTION_INFO_V1(type##_##fn); \
+	Datum type##_##fn(PG_FUNCTION_ARGS) { body; }
+#define BT_TYPE_ENTRIES(type, methods) \
+	BT_TYPE_ENTRY_(type, in, return bt_type_in(fcinfo, methods)) \
+	BT_TYPE_ENTRY_(type, out, return bt_type_out(fcinfo, methods)) \
+	BT_TYPE_ENTRY_(type, recv, return bt_type_recv(fcinfo, methods)) \
+	BT_TYPE_ENTRY_(type, send, return bt_type_send(fcinfo, methods)) \
+	BT_TYPE_ENTRY_(type, from_bytea, return bt_type_from_bytea(fcinfo, methods)) \
+	BT_TYPE_ENTRY_(type, eq, PG_RETURN_BOOL(bt_type_eq(fcinfo, methods))) \
+	BT_TYPE_ENTRY_(type, ne, PG_RETURN_BOOL(!bt_type_eq(fcinfo, methods))) \
+	BT_TYPE_ENTRY_(type, cmp, PG_RETURN_INT32(bt_type_cmp(fcinfo, methods))) \
+	BT_TYPE_ENTRY_(type, lt, PG_RETURN_BOOL(bt_type_cmp(fcinfo, methods) < 0)) \
+	BT_TYPE_ENTRY_(type, le, PG_RETURN_BOOL(bt_type_cmp(fcinfo, methods) <= 0)) \
+	BT_TYPE_ENTRY_(type, gt, PG_RETURN_BOOL(bt_type_cmp(fcinfo, methods) > 0)) \
+	BT_TYPE_ENTRY_(type, ge, PG_RETURN_BOOL(bt_type_cmp(fcinfo, methods) >= 0)) \
+	BT_TYPE_ENTRY_(type, hash, return bt_type_hash(fcinfo, methods)) \
+	BT_TYPE_ENTRY_(type, hash_extended, return bt_type_hash_extended(fcinfo, methods))
+
+#endif							/* BLOOMTYPE_H */

@@ -1,0 +1,199 @@
+/*-------------------------------------------------------------------------
+ *
+ * io.c
+ *		Type I/O, casts to and from bytea, equality, ordering and hashing,
+ *		written once for every family's type over its BtTypeMethods.
+ *
+ * The text form is \x followed by the hex digits of the binary form, as
+ * bytea prints, so that it round-trips exactly; the binary form and the
+ * cast to bytea are the same bytes.  Outside bytes are validated before
+ * they become a value.  Output, equality, order and hashing use the
+ * canonical bytes of a value.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "bloomtype.h"
+
+#include "common/hashfn.h"
+#include "libpq/pqformat.h"
+#include "utils/memutils.h"
+#include "utils/builtins.h"
+
+/* Validates outside bytes and wraps them in a new varlena */
+static struct varlena *
+from_bytes(const BtTypeMethods *t, const char *data, size_t len, int errcode_)
+{
+	BloomStatus st = t->validate((const uint8 *) data, len);
+	struct varlena *v;
+
+	if (st != BLOOM_OK)
+		ereport(ERROR,
+				(errcode(errcode_),
+				 errmsg("invalid %s value", t->name),
+				 errdetail("%s", t->status_message(st)),
+				 errhint("A %s value comes from bloomtype's own output (text, binary or bytea form).",
+						 t->name)));
+	v = (struct varlena *) palloc(VARHDRSZ + len);
+	SET_VARSIZE(v, VARHDRSZ + len);
+	memcpy(VARDATA(v), data, len);
+	return v;
+}
+
+static struct varlena *
+canonical_arg(FunctionCallInfo fcinfo, int argno, const BtTypeMethods *t)
+{
+	return t->canonical(PG_DETOAST_DATUM(PG_GETARG_DATUM(argno)));
+}
+
+static int
+hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+Datum
+bt_type_in(FunctionCallInfo fcinfo, const BtTypeMethods *t)
+{
+	char	   *str = PG_GETARG_CSTRING(0);
+	size_t		len = strlen(str);
+	size_t		nbytes;
+	char	   *buf;
+	struct varlena *v;
+
+	if (len < 2 || str[0] != '\\' || str[1] != 'x')
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("invalid input syntax for type %s", t->name),
+				 errdetail("The text form must start with \"\\x\"."),
+				 errhint("A %s is written as \\x followed by the hex digits of its binary form, as bytea prints.",
+						 t->name)));
+	len -= 2;
+	if (len % 2 != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("invalid input syntax for type %s", t->name),
+				 errdetail("The hex digits after \"\\x\" are odd in number.")));
+	nbytes = len / 2;
+	if (nbytes > (size_t) t->max_bytes)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s value is too large", t->name)));
+	buf = palloc_extended(Max(nbytes, 1), MCXT_ALLOC_HUGE);
+	for (size_t i = 0; i < nbytes; i++)
+	{
+		int			hi = hexval(str[2 + 2 * i]);
+		int			lo = hexval(str[3 + 2 * i]);
+
+		if (hi < 0 || lo < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("invalid input syntax for type %s", t->name),
+					 errdetail("\"%.2s\" at byte %zu is not a hexadecimal byte.",
+							   str + 2 + 2 * i, i)));
+		buf[i] = (char) ((hi << 4) | lo);
+	}
+	v = from_bytes(t, buf, nbytes, ERRCODE_INVALID_TEXT_REPRESENTATION);
+	pfree(buf);
+	PG_RETURN_POINTER(v);
+}
+
+Datum
+bt_type_out(FunctionCallInfo fcinfo, const BtTypeMethods *t)
+{
+	struct varlena *v = canonical_arg(fcinfo, 0, t);
+	size_t		len = BT_LEN(v);
+	char	   *out;
+
+	if (len > (MaxAllocSize - 3) / 2)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s value of %zu bytes is too large for its text form", t->name, len),
+				 errhint("Use binary COPY or the bytea cast for filters over 512 MB.")));
+	out = palloc(2 * len + 3);
+	out[0] = '\\';
+	out[1] = 'x';
+	hex_encode((const char *) BT_DATA(v), len, out + 2);
+	out[2 + 2 * len] = '\0';
+	PG_RETURN_CSTRING(out);
+}
+
+Datum
+bt_type_recv(FunctionCallInfo fcinfo, const BtTypeMethods *t)
+{
+	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
+	int			len = buf->len - buf->cursor;
+	const char *data = pq_getmsgbytes(buf, len);
+
+	PG_RETURN_POINTER(from_bytes(t, data, len, ERRCODE_INVALID_BINARY_REPRESENTATION));
+}
+
+/* Also the cast to bytea: the same bytes */
+Datum
+bt_type_send(FunctionCallInfo fcinfo, const BtTypeMethods *t)
+{
+	struct varlena *v = canonical_arg(fcinfo, 0, t);
+	bytea	   *result = (bytea *) palloc(VARSIZE(v));
+
+	memcpy(result, v, VARSIZE(v));
+	PG_RETURN_BYTEA_P(result);
+}
+
+Datum
+bt_type_from_bytea(FunctionCallInfo fcinfo, const BtTypeMethods *t)
+{
+	bytea	   *b = PG_GETARG_BYTEA_PP(0);
+
+	PG_RETURN_POINTER(from_bytes(t, VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b),
+								 ERRCODE_INVALID_BINARY_REPRESENTATION));
+}
+
+/* Equality of canonical bytes (GROUP BY, DISTINCT, UNION) */
+bool
+bt_type_eq(FunctionCallInfo fcinfo, const BtTypeMethods *t)
+{
+	struct varlena *a = canonical_arg(fcinfo, 0, t);
+	struct varlena *b = canonical_arg(fcinfo, 1, t);
+
+	return VARSIZE(a) == VARSIZE(b) &&
+		memcmp(VARDATA(a), VARDATA(b), BT_LEN(a)) == 0;
+}
+
+/*
+ * A total order on the canonical bytes, so that sorting plans (DISTINCT
+ * inside aggregates, merge joins, ORDER BY) work; it means nothing more.
+ */
+int
+bt_type_cmp(FunctionCallInfo fcinfo, const BtTypeMethods *t)
+{
+	struct varlena *a = canonical_arg(fcinfo, 0, t);
+	struct varlena *b = canonical_arg(fcinfo, 1, t);
+	size_t		la = BT_LEN(a),
+				lb = BT_LEN(b);
+	int			c = memcmp(VARDATA(a), VARDATA(b), Min(la, lb));
+
+	if (c != 0)
+		return c < 0 ? -1 : 1;
+	return la < lb ? -1 : (la > lb ? 1 : 0);
+}
+
+Datum
+bt_type_hash(FunctionCallInfo fcinfo, const BtTypeMethods *t)
+{
+	struct varlena *v = canonical_arg(fcinfo, 0, t);
+
+	return hash_any(BT_DATA(v), (int) BT_LEN(v));
+}
+
+Datum
+bt_type_hash_extended(FunctionCallInfo fcinfo, const BtTypeMethods *t)
+{
+	struct varlena *v = canonical_arg(fcinfo, 0, t);
+
+	return hash_any_extended(BT_DATA(v), (int) BT_LEN(v), PG_GETARG_INT64(1));
+}

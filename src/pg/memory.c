@@ -1,0 +1,65 @@
+/*-------------------------------------------------------------------------
+ *
+ * memory.c
+ *		Memory for the core: every block it asks for is the data of a
+ *		varlena in a memory context, so that a value the core makes (a
+ *		grown filter, a union, a filter made of an aggregate state) is
+ *		returned to SQL as it is, without a copy.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "bloomtype.h"
+
+/* A varlena of size data bytes in cxt (values reach 512 MB: huge) */
+struct varlena *
+bt_new_varlena(size_t size, MemoryContext cxt)
+{
+	struct varlena *v = MemoryContextAllocHuge(cxt, VARHDRSZ + size);
+
+	SET_VARSIZE(v, VARHDRSZ + size);
+	return v;
+}
+
+static void *
+varlena_alloc(void *arg, size_t size)
+{
+	return BT_DATA(bt_new_varlena(size, (MemoryContext) arg));
+}
+
+static void
+varlena_free(void *arg, void *p)
+{
+	(void) arg;
+	pfree(bt_varlena((uint8 *) p));
+}
+
+/* Work arrays: MAXALIGNed, unlike a varlena's data */
+static void *
+scratch_alloc(void *arg, size_t size)
+{
+	return MemoryContextAllocHuge((MemoryContext) arg, size);
+}
+
+static void
+scratch_free(void *arg, void *p)
+{
+	(void) arg;
+	pfree(p);
+}
+
+/*
+ * The allocator the core gets.  It never returns NULL: running out of
+ * memory is an ERROR, as for palloc.
+ */
+BloomAlloc
+bt_allocator(MemoryContext cxt)
+{
+	BloomAlloc	a;
+
+	a.alloc = varlena_alloc;
+	a.free = varlena_free;
+	a.arg = cxt;
+	a.scratch = scratch_alloc;
+	a.scratch_free = scratch_free;
+	return a;
+}

@@ -1,0 +1,20 @@
+/*
+ * C unit tests of the bloomtype core (cmocka): runs the group of every
+ * core module (test_*.c).  Exits non-zero when any test failed.
+ */
+#include "unit.h"
+
+int
+main(void)
+{
+	int			failed = 0;
+
+	failed += unit_hash_tests();
+	failed += unit_sizing_tests();
+	failed += unit_format_tests();
+	failed += unit_blocked_tests();
+	failed += unit_scalable_tests();
+	failed += unit_aggstate_tests();
+	failed += unit_materialize_tests();
+	return failed != 0;
+}

@@ -1,0 +1,101 @@
+/*
+ * Shared by the C unit tests of the core (cmocka): one file of tests per
+ * core module (test_*.c), each a group that run_unit.c runs.  Here: the
+ * includes, the malloc allocator and the helpers that make filters.
+ */
+#ifndef BLOOM_UNIT_H
+#define BLOOM_UNIT_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <cmocka.h>
+
+#include "core.h"
+#include "../malloc_alloc.h"
+
+/* The groups, one per core module */
+extern int	unit_hash_tests(void);
+extern int	unit_sizing_tests(void);
+extern int	unit_format_tests(void);
+extern int	unit_blocked_tests(void);
+extern int	unit_scalable_tests(void);
+extern int	unit_aggstate_tests(void);
+extern int	unit_materialize_tests(void);
+
+/* test_aggstate.c: states for the tests of both state files */
+extern BloomFilter new_hashlist(uint64_t nslots, double fpr, const BloomAlloc *a);
+extern uint8_t *hashes_le(int64_t first, uint64_t n);
+extern BloomStatus append(BloomFilter *f, const uint8_t *src, uint64_t n,
+						  BloomPlan *plan, const BloomAlloc *a,
+						  uint64_t *distinct, uint64_t *limit);
+
+/* An empty blocked filter (kind 1, version 1, seed 0) from malloc */
+static inline uint8_t *
+make_filter(uint64_t capacity, double fpr, BloomFilter *f, size_t *len)
+{
+	BloomPlan	plan = {0};
+	BloomAlloc	a = malloc_allocator(NULL);
+
+	assert_int_equal(bloom_new_blocked(capacity, fpr, 0, &plan, &a, f), BLOOM_OK);
+	*len = bloom_value_size(f);
+	return f->base;
+}
+
+/* A scalable filter for (capacity, fpr, expansion), grown by bloom_add */
+typedef struct Grown
+{
+	BloomFilter f;
+	long		live;			/* blocks from the allocator not freed */
+	BloomAlloc	a;
+} Grown;
+
+static inline void
+grow_new(Grown *g, uint64_t capacity, double fpr, unsigned expansion)
+{
+	BloomPlan	plan = {0};
+
+	g->live = 0;
+	g->a = malloc_allocator(&g->live);
+	assert_int_equal(bloom_new_scalable(capacity, fpr, expansion, &plan, &g->a, &g->f),
+					 BLOOM_OK);
+	assert_int_equal(g->live, 1);
+}
+
+/* bloom_add, freeing the old value when the filter grew into a new one */
+static inline BloomStatus
+grow_add(Grown *g, uint64_t h)
+{
+	uint8_t    *old = g->f.base;
+	bool		added;
+	BloomStatus st = bloom_add(&g->f, h, NULL, &g->a, &added);
+
+	BloomFilter check;
+
+	if (g->f.base != old)
+		g->a.free(g->a.arg, old);
+	assert_int_equal(g->live, 1);	/* the core keeps nothing else */
+	/* the header written back describes the value */
+	assert_int_equal(bloom_decode(g->f.base, bloom_value_size(&g->f), &check), BLOOM_OK);
+	assert_int_equal(check.nitems, g->f.nitems);
+	return st;
+}
+
+static inline size_t
+grown_len(const Grown *g)
+{
+	return bloom_value_size(&g->f);
+}
+
+static inline void
+grow_free(Grown *g)
+{
+	g->a.free(g->a.arg, g->f.base);
+	assert_int_equal(g->live, 0);
+}
+
+#endif							/* BLOOM_UNIT_H */
