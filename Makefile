@@ -36,14 +36,17 @@ bloomtype--1.2.sql: $(srcdir)/scripts/gen_sql.pl $(srcdir)/src/pg/keytypes.h $(S
 		$(srcdir)/src/pg/bloomtype.sql.in > $@
 
 # PGXS tracks no header dependencies
-$(OBJS): $(CORE_HDRS) $(wildcard $(srcdir)/src/pg/*.h) $(wildcard $(srcdir)/src/bloom/*.h)
+# (and the JIT bitcode PGXS installs beside them)
+$(OBJS) $(OBJS:.o=.bc): $(CORE_HDRS) $(wildcard $(srcdir)/src/pg/*.h) \
+	$(wildcard $(srcdir)/src/bloom/*.h)
 
 # C unit tests of the core (cmocka), no PostgreSQL needed: one file per
 # core module, one binary
 UNIT_CFLAGS = -O2 -g -Wall -Wextra -std=gnu99 -I$(srcdir)/src/core
 UNIT_SRCS = $(srcdir)/test/unit/run_unit.c $(wildcard $(srcdir)/test/unit/test_*.c)
-test/unit/run_unit: $(UNIT_SRCS) test/unit/unit.h test/malloc_alloc.h $(CORE_SRCS) $(CORE_HDRS)
-	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(CORE_SRCS) -lcmocka -lm
+test/unit/run_unit: $(UNIT_SRCS) $(srcdir)/test/unit/unit.h $(srcdir)/test/malloc_alloc.h \
+		$(addprefix $(srcdir)/,$(CORE_SRCS)) $(CORE_HDRS)
+	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(addprefix $(srcdir)/,$(CORE_SRCS)) -lcmocka -lm
 
 # TAP tests (PostgreSQL::Test::Cluster): they make their own clusters, so
 # they run as a user that initdb accepts (scripts/test.sh sees to that).

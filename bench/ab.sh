@@ -11,10 +11,11 @@
 # per library, alternating which goes first, each in a fresh connection,
 # so that both see the same machine at the same moments (these machines
 # are shared and noisy).  A connection loads only the library its query
-# calls.  Prints, per case, the median ms of each and the median of the
-# paired ratios head/base; 1.00 is no change.  A floor that calls neither
-# library (sum) shows how much the machine drifted.  For a refactor that
-# must not change speed (docs/PERFORMANCE.md says what was measured).
+# calls.  Prints, per case, the median ms of each, the median of the
+# paired ratios head/base (1.00 is no change) and their range.  A floor
+# that calls neither library (sum) shows how much the machine drifted.
+# For a refactor that must not change speed (docs/PERFORMANCE.md says what
+# was measured).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,33 +36,26 @@ export PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
 if [ -z "${inner:-}" ]; then
     bash scripts/build.sh
     work=$(mktemp -d /tmp/bloomtype-ab.XXXXXX)
+    trap 'git worktree remove --force "$work/base" 2>/dev/null; rm -rf "$work"' EXIT
     chmod 755 "$work"
     git worktree add --detach "$work/base" "$base" >/dev/null
-    make -s -C "$work/base" PG_CONFIG="$PG_CONFIG" >/dev/null 2>&1
+    make -s -C "$work/base" PG_CONFIG="$PG_CONFIG" >/dev/null
     cp "$work/base/bloomtype.so" "$work/base.so"
     cp bloomtype.so "$work/head.so"
-    git worktree remove --force "$work/base"
     echo "base: $(git rev-parse --short "$base")  head: working tree  rows: $rows  reps: $reps"
-    AB_DIR=$work pg_virtualenv -v 15 -o shared_buffers=2GB -o jit=off \
-        -o max_worker_processes=8 -o max_parallel_workers=4 -o work_mem=64MB \
+    # nothing preloaded: a library loaded into every backend would answer
+    # for the other's internal calls (PostgreSQL 15 exports every symbol)
+    AB_DIR=$work pg_virtualenv -v 15 -o shared_preload_libraries= -o shared_buffers=2GB \
+        -o jit=off -o max_worker_processes=8 -o max_parallel_workers=4 -o work_mem=64MB \
         bash bench/ab.sh --inner --rows "$rows" --reps "$reps"
-    rm -rf "$work"
     exit 0
 fi
 
 q() { psql -X -q -v ON_ERROR_STOP=1 "$@"; }
 
-q <<SQL
-CREATE EXTENSION bloomtype;
-CREATE TABLE users AS SELECT g::bigint * 7919 AS user_id FROM generate_series(1, $rows) g;
-ALTER TABLE users SET (parallel_workers = 2);
-CREATE TABLE probes AS
-  SELECT CASE WHEN g % 2 = 0 THEN ((g::bigint * 104729) % $rows + 1) * 7919 ELSE -g END AS id
-    FROM generate_series(1, 1000000) g;
-CREATE TABLE filters (name text PRIMARY KEY, f bloomfilter);
-INSERT INTO filters SELECT 'users', bloom_agg(user_id) FROM users;
-VACUUM ANALYZE users, probes, filters;
-SQL
+q -c "CREATE EXTENSION bloomtype"
+q -v rows="$rows" -f bench/data.sql
+q -c "VACUUM ANALYZE users, probes, filters"
 for lib in base head; do
     so="$AB_DIR/$lib.so"
     q <<SQL
@@ -107,6 +101,7 @@ ab_case()
         else
             h=$(timed "$settings" "${query//LIB/head}"); b=$(timed "$settings" "${query//LIB/base}")
         fi
+        [ -n "$b" ] && [ -n "$h" ] || { echo "no timing for $label" >&2; exit 1; }
         pairs+=("$b $h")
     done
     printf '%s\n' "${pairs[@]}" | awk -v l="$label" '
@@ -115,11 +110,14 @@ ab_case()
             return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
         }
         { b[NR] = $1; h[NR] = $2; r[NR] = $2 / $1 }
-        END { printf "| %s | %.1f | %.1f | %.3f |\n", l, median(b, NR), median(h, NR), median(r, NR) }'
+        END {
+            m = median(r, NR)    # sorts r
+            printf "| %s | %.1f | %.1f | %.3f | %.3f-%.3f |\n", l, median(b, NR), median(h, NR), m, r[1], r[NR]
+        }'
 }
 
-echo "| case | base ms (median) | head ms (median) | head / base (median of paired ratios) |"
-echo "|---|---|---|---|"
+echo "| case | base ms (median) | head ms (median) | head / base (median of paired ratios) | range of the ratios |"
+echo "|---|---|---|---|---|"
 ab_case "floor: sum(user_id), no bloomtype" "$serial" "SELECT sum(user_id) FROM users WHERE 'LIB' <> ''"
 ab_case "bloom_agg(user_id, $rows, 0.01), serial" "$serial" "SELECT pg_column_size(LIB.bagg(user_id, $rows, 0.01)) FROM users"
 ab_case "bloom_agg(user_id), serial" "$serial" "SELECT pg_column_size(LIB.bagg(user_id)) FROM users"

@@ -8,19 +8,10 @@ reps=$2
 out=$3
 : > "$out/sql.tsv"
 
+psql -X -q -v ON_ERROR_STOP=1 -c "CREATE EXTENSION bloomtype" -c "CREATE EXTENSION hll"
+psql -X -q -v ON_ERROR_STOP=1 -v rows="$rows" -f bench/data.sql
 psql -X -q -v ON_ERROR_STOP=1 <<SQL
-CREATE EXTENSION bloomtype;
-CREATE EXTENSION hll;
-SET max_parallel_workers_per_gather = 2;
-CREATE TABLE users AS SELECT g::bigint * 7919 AS user_id FROM generate_series(1, $rows) g;
-ALTER TABLE users SET (parallel_workers = 2);
 CREATE INDEX users_user_id ON users (user_id);
--- a million probes, half present (spread over the table), half absent
-CREATE TABLE probes AS
-  SELECT CASE WHEN g % 2 = 0 THEN ((g::bigint * 104729) % $rows + 1) * 7919 ELSE -g END AS id
-    FROM generate_series(1, 1000000) g;
-CREATE TABLE filters (name text PRIMARY KEY, f bloomfilter);
-INSERT INTO filters SELECT 'users', bloom_agg(user_id) FROM users;
 VACUUM ANALYZE users, probes, filters;
 SQL
 

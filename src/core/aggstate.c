@@ -81,6 +81,7 @@ bloom_hashlist_append(BloomFilter *f, const uint8_t *src, uint64_t n,
 	uint64_t	total = f->nhashes + n;
 	uint64_t	nslots;
 	uint8_t    *old = f->data;
+	BloomPlan	local = {0};
 	BloomStatus st;
 
 	if (f->nslots - f->nhashes >= n)
@@ -91,6 +92,8 @@ bloom_hashlist_append(BloomFilter *f, const uint8_t *src, uint64_t n,
 		return BLOOM_OK;
 	}
 
+	if (plan == NULL)
+		plan = &local;
 	if ((st = bloom_plan_reuse(f->fpr, plan)) != BLOOM_OK)
 		return st;
 	*limit = bloom_plan_max_capacity(plan);
@@ -281,11 +284,7 @@ buffered_decode(const uint8_t *buf, size_t len, BloomFilter *f)
 		return BLOOM_E_GEOMETRY;
 	if (f->npending > BLOOM_PENDING_SLOTS || f->nitems < f->npending)
 		return BLOOM_E_COUNT;
-	if (f->capacity < 1 || f->capacity > f->nblocks * BLOOM_BLOCK_BITS)
-		return BLOOM_E_PARAMS;
-	if (len != bloom_buffered_size(f->nblocks))
-		return BLOOM_E_LENGTH;
-	return BLOOM_OK;
+	return bloom_validate_fill(f, len, bloom_buffered_size(f->nblocks));
 }
 
 static size_t

@@ -11,12 +11,6 @@
 
 #include <math.h>
 
-size_t
-bloom_blocked_size(uint64_t nblocks)
-{
-	return BLOOM_HEADER_SIZE + (size_t) nblocks * BLOOM_BLOCK_BYTES;
-}
-
 /* Writes an empty blocked filter into buf (bloom_blocked_size bytes). */
 void
 bloom_init_blocked(uint8_t *buf, uint64_t nblocks, int k, uint64_t capacity,
@@ -67,7 +61,6 @@ bloom_new_blocked(uint64_t capacity, double fpr, uint16_t flags, BloomPlan *plan
 	return st;
 }
 
-
 /*
  * Version 1 has no flags; in version 2 a blocked filter is one that
  * refuses keys past its capacity (NONSCALING), as a value is written in
@@ -87,11 +80,7 @@ blocked_decode(const uint8_t *buf, size_t len, BloomFilter *f)
 		return st;
 	if (f->reserved != 0)
 		return BLOOM_E_FLAGS;
-	if (f->capacity < 1 || f->capacity > f->nblocks * BLOOM_BLOCK_BITS)
-		return BLOOM_E_PARAMS;
-	if (len != bloom_blocked_size(f->nblocks))
-		return BLOOM_E_LENGTH;
-	return BLOOM_OK;
+	return bloom_validate_fill(f, len, bloom_blocked_size(f->nblocks));
 }
 
 static size_t

@@ -36,6 +36,13 @@ bloom_fpr_valid(double fpr)
 	return fpr >= BLOOM_MIN_FPR && fpr <= BLOOM_MAX_FPR;
 }
 
+/* The bytes of a blocked filter of nblocks blocks, header included */
+static inline size_t
+bloom_blocked_size(uint64_t nblocks)
+{
+	return BLOOM_HEADER_SIZE + (size_t) nblocks * BLOOM_BLOCK_BYTES;
+}
+
 /* sizing.c */
 extern double bloom_model_fpr(double keys_per_block, int k);
 extern BloomStatus bloom_plan(double fpr, BloomPlan *plan);
@@ -47,7 +54,6 @@ extern uint64_t bloom_plan_max_capacity_in(const BloomPlan *plan, uint64_t maxbl
 
 /* blocked.c */
 extern const BloomOps bloom_blocked_ops;
-extern size_t bloom_blocked_size(uint64_t nblocks);
 extern void bloom_init_blocked(uint8_t *buf, uint64_t nblocks, int k,
 							   uint64_t capacity, double fpr, uint64_t seed);
 extern BloomStatus bloom_new_blocked(uint64_t capacity, double fpr, uint16_t flags,
@@ -135,6 +141,20 @@ bloom_validate_bits(const BloomFilter *f)
 		f->block_log2 != BLOOM_BLOCK_LOG2 ||
 		f->nblocks < 1 || f->nblocks > BLOOM_MAX_BLOCKS)
 		return BLOOM_E_GEOMETRY;
+	return BLOOM_OK;
+}
+
+/*
+ * The last checks of a value with bits (kinds 1 and 3): the capacity its
+ * blocks can hold, and its length, size for its geometry.
+ */
+static inline BloomStatus
+bloom_validate_fill(const BloomFilter *f, size_t len, size_t size)
+{
+	if (f->capacity < 1 || f->capacity > f->nblocks * BLOOM_BLOCK_BITS)
+		return BLOOM_E_PARAMS;
+	if (len != size)
+		return BLOOM_E_LENGTH;
 	return BLOOM_OK;
 }
 

@@ -12,8 +12,6 @@
  */
 #include "core.h"
 
-#include <stddef.h>
-
 /* The registry: one operations table per kind, indexed by kind */
 static const BloomOps *const kind_ops[BLOOM_KIND_MAX + 1] = {
 	[BLOOM_KIND_BLOCKED] = &bloom_blocked_ops,
@@ -22,38 +20,87 @@ static const BloomOps *const kind_ops[BLOOM_KIND_MAX + 1] = {
 	[BLOOM_KIND_SCALABLE] = &bloom_scalable_ops,
 };
 
-const BloomOps *
-bloom_kind_ops(uint8_t kind)
+/*
+ * Static, so that the calls in this file are inlined (in a shared library
+ * an exported function called from its own file is not: decode runs once
+ * per aggregated row).
+ */
+static inline const BloomOps *
+ops_of(uint8_t kind)
 {
 	return kind <= BLOOM_KIND_MAX ? kind_ops[kind] : NULL;
 }
 
+const BloomOps *
+bloom_kind_ops(uint8_t kind)
+{
+	return ops_of(kind);
+}
+
 /*
  * What the words at offsets 48 and 56 hold, per kind: the fields of the
- * decoded struct they go to (kind 0 stands for unknown kinds, which decode
- * refuses after reading them).
+ * decoded struct they go to.  set_words and get_words are the two
+ * directions of the one mapping (the unit tests round-trip every kind);
+ * decode assigns by a switch, not through pointers, as it runs once per
+ * aggregated row.
  */
-static const size_t word_fields[BLOOM_KIND_MAX + 1][2] = {
-	[0] = {offsetof(BloomFilter, nblocks), offsetof(BloomFilter, reserved)},
-	[BLOOM_KIND_BLOCKED] = {offsetof(BloomFilter, nblocks), offsetof(BloomFilter, reserved)},
-	[BLOOM_KIND_HASHLIST] = {offsetof(BloomFilter, nslots), offsetof(BloomFilter, nhashes)},
-	[BLOOM_KIND_BUFFERED] = {offsetof(BloomFilter, nblocks), offsetof(BloomFilter, npending)},
-	[BLOOM_KIND_SCALABLE] = {offsetof(BloomFilter, nlayers), offsetof(BloomFilter, expansion)},
-};
-
-static inline uint64_t *
-word_field(const BloomFilter *f, int word)
+static inline void
+set_words(BloomFilter *f, uint64_t w48, uint64_t w56)
 {
-	uint8_t		kind = f->kind <= BLOOM_KIND_MAX ? f->kind : 0;
+	f->nblocks = f->nslots = f->nlayers = 0;
+	f->nhashes = f->npending = f->expansion = f->reserved = 0;
+	switch (f->kind)
+	{
+		case BLOOM_KIND_HASHLIST:
+			f->nslots = w48;
+			f->nhashes = w56;
+			break;
+		case BLOOM_KIND_BUFFERED:
+			f->nblocks = w48;
+			f->npending = w56;
+			break;
+		case BLOOM_KIND_SCALABLE:
+			f->nlayers = w48;
+			f->expansion = w56;
+			break;
+		default:				/* kind 1, and unknown kinds decode refuses */
+			f->nblocks = w48;
+			f->reserved = w56;
+			break;
+	}
+}
 
-	return (uint64_t *) ((char *) f + word_fields[kind][word]);
+static inline void
+get_words(const BloomFilter *f, uint64_t *w48, uint64_t *w56)
+{
+	switch (f->kind)
+	{
+		case BLOOM_KIND_HASHLIST:
+			*w48 = f->nslots;
+			*w56 = f->nhashes;
+			break;
+		case BLOOM_KIND_BUFFERED:
+			*w48 = f->nblocks;
+			*w56 = f->npending;
+			break;
+		case BLOOM_KIND_SCALABLE:
+			*w48 = f->nlayers;
+			*w56 = f->expansion;
+			break;
+		default:
+			*w48 = f->nblocks;
+			*w56 = f->reserved;
+			break;
+	}
 }
 
 void
 bloom_write_header(const BloomFilter *f)
 {
 	uint8_t    *buf = f->base;
-	uint64_t	fbits;
+	uint64_t	fbits,
+				w48,
+				w56;
 
 	buf[0] = BLOOM_MAGIC_0;
 	buf[1] = BLOOM_MAGIC_1;
@@ -76,8 +123,9 @@ bloom_write_header(const BloomFilter *f)
 	memcpy(&fbits, &f->fpr, 8);
 	bloom_put_le64(buf + 32, fbits);
 	bloom_put_le64(buf + 40, f->nitems);
-	bloom_put_le64(buf + 48, *word_field(f, 0));
-	bloom_put_le64(buf + 56, *word_field(f, 1));
+	get_words(f, &w48, &w56);
+	bloom_put_le64(buf + 48, w48);
+	bloom_put_le64(buf + 56, w56);
 	if (f->kind == BLOOM_KIND_SCALABLE)
 	{
 		for (uint64_t i = 0; i < f->nlayers; i++)
@@ -146,29 +194,26 @@ bloom_decode(const uint8_t *buf, size_t len, BloomFilter *f)
 	fbits = bloom_get_le64(buf + 32);
 	memcpy(&f->fpr, &fbits, 8);
 	f->nitems = bloom_get_le64(buf + 40);
-	f->nblocks = f->nslots = f->nlayers = 0;
-	f->nhashes = f->npending = f->expansion = f->reserved = 0;
-	*word_field(f, 0) = bloom_get_le64(buf + 48);
-	*word_field(f, 1) = bloom_get_le64(buf + 56);
+	set_words(f, bloom_get_le64(buf + 48), bloom_get_le64(buf + 56));
 	f->base = (uint8_t *) buf;
 	f->data = (uint8_t *) buf + BLOOM_HEADER_SIZE;
 
 	if (f->version != BLOOM_FORMAT_VERSION && f->version != BLOOM_FORMAT_VERSION_2)
 		return BLOOM_E_VERSION;
-	if (bloom_kind_ops(f->kind) == NULL)
+	if (ops_of(f->kind) == NULL)
 		return BLOOM_E_KIND;
 	if (f->hash != BLOOM_HASH_XXH3_64)
 		return BLOOM_E_HASH;
 	if (f->key_class > BLOOM_KEY_MAX ||
 		(f->key_class == BLOOM_KEY_OTHER) != (f->key_type != 0))
 		return BLOOM_E_KEYCLASS;
-	return bloom_kind_ops(f->kind)->decode(buf, len, f);
+	return ops_of(f->kind)->decode(buf, len, f);
 }
 
 size_t
 bloom_value_size(const BloomFilter *f)
 {
-	return bloom_kind_ops(f->kind)->size(f);
+	return ops_of(f->kind)->size(f);
 }
 
 /*
@@ -279,7 +324,7 @@ BloomStatus
 bloom_add(BloomFilter *f, uint64_t h, struct BloomPlan *plan, const BloomAlloc *a,
 		  bool *added)
 {
-	const BloomOps *ops = bloom_kind_ops(f->kind);
+	const BloomOps *ops = ops_of(f->kind);
 
 	*added = false;
 	if (ops->add == NULL)
@@ -297,7 +342,7 @@ BloomStatus
 bloom_merge(BloomFilter *a, const BloomFilter *b, bool intersect,
 			const BloomAlloc *al)
 {
-	const BloomOps *ops = bloom_kind_ops(a->kind);
+	const BloomOps *ops = ops_of(a->kind);
 
 	if (ops->merge == NULL)
 		return BLOOM_E_KIND;
@@ -311,7 +356,7 @@ bloom_merge(BloomFilter *a, const BloomFilter *b, bool intersect,
 BloomStatus
 bloom_describe(const BloomFilter *f, BloomInfo *info)
 {
-	const BloomOps *ops = bloom_kind_ops(f->kind);
+	const BloomOps *ops = ops_of(f->kind);
 
 	if (ops->describe == NULL)
 		return BLOOM_E_KIND;
@@ -336,10 +381,11 @@ bloom_alloc_scratch(const BloomAlloc *a, size_t size)
 	return a->scratch ? a->scratch(a->arg, size) : a->alloc(a->arg, size);
 }
 
+/* scratch and scratch_free come as a pair: both set, or neither */
 void
 bloom_free_scratch(const BloomAlloc *a, void *p)
 {
-	if (a->scratch_free)
+	if (a->scratch)
 		a->scratch_free(a->arg, p);
 	else
 		a->free(a->arg, p);

@@ -174,9 +174,9 @@ typedef struct BloomFilter
  * made of aggregate states) and for its scratch space.  alloc returns size
  * bytes for a value, or NULL; free takes back a value the core made and
  * no longer needs (an intermediate one: a value the caller passed in is
- * the caller's to free).  scratch and scratch_free serve the core's work
- * arrays, which must be aligned for uint64_t (NULL: alloc and free serve,
- * as with malloc).  The PostgreSQL glue allocates values inside varlenas
+ * the caller's to free).  scratch and scratch_free, a pair (both set or
+ * neither), serve the core's work arrays, which must be aligned for
+ * uint64_t (neither: alloc and free serve, as with malloc).  The PostgreSQL glue allocates values inside varlenas
  * in a memory context, scratch with palloc; tests, fuzzers and benchmarks
  * use malloc.
  */
@@ -280,7 +280,7 @@ bloom_store_items(const BloomFilter *f)
 	bloom_put_le64(f->base + 40, f->nitems);
 }
 
-/* kind 2's hashes held, kind 3's pending hashes */
+/* kind 2's hashes held, kind 3's pending hashes (only those kinds) */
 static inline void
 bloom_store_fill(const BloomFilter *f)
 {
@@ -312,7 +312,8 @@ bloom_adopt_key_class(BloomFilter *a, const BloomFilter *b)
 
 /*
  * Gives f a flag of version 2 (a value is written in the oldest version
- * that can hold it: a flag needs version 2) and writes the header.
+ * that can hold it: a flag needs version 2) and writes the header.  The
+ * flag replaces f's flags: each kind has at most one.
  */
 static inline void
 bloom_set_flag(BloomFilter *f, uint16_t flag)

@@ -242,7 +242,10 @@ state_to_scalable(const BloomFilter *st, BloomPlan *plan, const BloomAlloc *a,
 	}
 	size = bloom_scalable_size(1, f.nblocks);
 	if ((buf = bloom_alloc_value(a, size)) == NULL)
+	{
+		a->free(a->arg, f.base);
 		return BLOOM_E_NOMEM;
+	}
 	bloom_scalable_from_blocked(buf, &f, st->fpr, BLOOM_DEFAULT_EXPANSION);
 	a->free(a->arg, f.base);
 	return bloom_decode(buf, size, out);

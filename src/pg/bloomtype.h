@@ -112,13 +112,14 @@ bloom_check_key(uint8 key_class, uint32 key_type, const BloomKeyInfo *ki,
 #define BT_NO_ALIAS(suffix, sqltype)
 
 /* ---------------------------------------------------------------------
- * memory.c: memory for the core, inside varlenas
+ * memory.c: memory for the core
  * ---------------------------------------------------------------------
  */
 
 /*
- * An allocator for the core whose blocks are the data of varlenas in cxt:
- * a value the core makes is returned to SQL as bt_varlena(base).
+ * An allocator for the core in cxt whose values are the data of varlenas:
+ * a value the core makes is returned to SQL as bt_varlena(base).  Its
+ * work arrays are plain palloc chunks.
  */
 extern BloomAlloc bt_allocator(MemoryContext cxt);
 extern struct varlena *bt_new_varlena(size_t size, MemoryContext cxt);
@@ -161,7 +162,7 @@ typedef struct BtValueSlot
 	Oid			valueid;
 	void	   *mem;			/* the memory of the cached copy */
 	void	   *decoded;		/* its decoded form */
-	void	   *scratch;		/* decoded per call when nothing is cached */
+	void	   *percall;		/* decoded per call when nothing is cached */
 } BtValueSlot;
 
 typedef struct BtCallCache

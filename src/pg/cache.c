@@ -116,7 +116,7 @@ bt_cache_value(FunctionCallInfo fcinfo, const BtCacheMethods *m)
 	if (slot->decoded == NULL)
 	{
 		slot->decoded = MemoryContextAllocZero(mcxt, m->decoded_size);
-		slot->scratch = MemoryContextAllocZero(mcxt, m->decoded_size);
+		slot->percall = MemoryContextAllocZero(mcxt, m->decoded_size);
 	}
 	if (slot->arg_stable < 0)
 		slot->arg_stable = arg_is_const(fcinfo, 0) ? 1 : 0;
@@ -134,16 +134,16 @@ bt_cache_value(FunctionCallInfo fcinfo, const BtCacheMethods *m)
 
 	if (!slot->arg_stable && !ondisk)
 	{
-		(void) m->prepare(fcinfo, 0, slot->scratch);
-		return slot->scratch;
+		(void) m->prepare(fcinfo, 0, slot->percall);
+		return slot->percall;
 	}
 
 	/* detoast, and keep an aligned copy in the call site's memory */
 	if (slot->have)
 		pfree(slot->mem);
 	slot->have = false;
-	v = m->prepare(fcinfo, 0, slot->scratch);
-	slot->mem = aligned_copy(v, m, slot->scratch, slot->decoded, mcxt);
+	v = m->prepare(fcinfo, 0, slot->percall);
+	slot->mem = aligned_copy(v, m, slot->percall, slot->decoded, mcxt);
 	slot->toastrelid = ext.va_toastrelid;
 	slot->valueid = ext.va_valueid;
 	slot->have = true;

@@ -1,10 +1,10 @@
 /*-------------------------------------------------------------------------
  *
  * memory.c
- *		Memory for the core: every block it asks for is the data of a
- *		varlena in a memory context, so that a value the core makes (a
- *		grown filter, a union, a filter made of an aggregate state) is
- *		returned to SQL as it is, without a copy.
+ *		Memory for the core: a value it makes (a grown filter, a union, a
+ *		filter made of an aggregate state) is the data of a varlena in a
+ *		memory context, so that it is returned to SQL as it is, without a
+ *		copy; its work arrays are plain (aligned) palloc chunks.
  *
  *-------------------------------------------------------------------------
  */

@@ -235,6 +235,41 @@ append(BloomFilter *f, const uint8_t *src, uint64_t n, BloomPlan *plan,
 }
 
 /*
+ * bloom_hashlist_push, bloom_agg's per-row append: in place while there is
+ * a free slot (the same bytes as bloom_hashlist_append of one hash), false
+ * when full, and a list of no slots is always full.
+ */
+static void
+test_hashlist_push(void **state)
+{
+	BloomAlloc	a = malloc_allocator(NULL);
+	BloomFilter f = new_hashlist(2, 0.01, &a),
+				g = new_hashlist(2, 0.01, &a),
+				none = new_hashlist(0, 0.01, &a);
+	uint8_t		le[8];
+	uint64_t	distinct,
+				limit;
+
+	(void) state;
+	for (int i = 0; i < 2; i++)
+	{
+		assert_true(bloom_hashlist_push(&f, 40 + i));
+		bloom_put_le64(le, 40 + i);
+		assert_int_equal(bloom_hashlist_append(&g, le, 1, NULL, &a, &distinct, &limit), BLOOM_OK);
+		assert_memory_equal(f.base, g.base, bloom_value_size(&f));
+	}
+	assert_int_equal(f.nhashes, 2);
+	assert_false(bloom_hashlist_push(&f, 42));	/* full: unchanged */
+	assert_int_equal(f.nhashes, 2);
+	assert_int_equal(bloom_get_le64(f.base + 56), 2);
+	assert_false(bloom_hashlist_push(&none, 1));
+	assert_int_equal(none.nhashes, 0);
+	free(f.base);
+	free(g.base);
+	free(none.base);
+}
+
+/*
  * Appending to a hash list: in place while it has room, else into a new
  * state half as large again (at least what is needed, at least 8 slots),
  * keeping the header's fields and every hash in order.
@@ -501,6 +536,7 @@ unit_aggstate_tests(void)
 		cmocka_unit_test(test_new_buffered),
 		cmocka_unit_test(test_unique),
 		cmocka_unit_test(test_estimate_distinct),
+		cmocka_unit_test(test_hashlist_push),
 		cmocka_unit_test(test_hashlist_append),
 		cmocka_unit_test(test_hashlist_limit),
 		cmocka_unit_test(test_buffered_push),

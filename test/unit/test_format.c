@@ -91,6 +91,13 @@ test_header_roundtrip(void **state)
 		bloom_store_key_class(&f[i], BLOOM_KEY_OTHER, 0x01020304);
 		f[i].nitems = 3;
 		bloom_store_items(&f[i]);
+		/* a non-zero word at 56 wherever the kind has one */
+		if (f[i].kind == BLOOM_KIND_HASHLIST)
+			for (int j = 0; j < 2; j++)
+				assert_true(bloom_hashlist_push(&f[i], 100 + j));
+		if (f[i].kind == BLOOM_KIND_BUFFERED)
+			for (int j = 0; j < 3; j++)
+				bloom_buffered_push(&f[i], 200 + j);
 		if (f[i].kind == BLOOM_KIND_SCALABLE)
 		{
 			/* the items are the sum of the layers' */
@@ -102,6 +109,9 @@ test_header_roundtrip(void **state)
 		assert_int_equal(g.key_type, 0x01020304);
 		assert_int_equal(g.nitems, 3);
 		assert_int_equal(bloom_get_le64(f[i].base + 40), 3);
+		assert_int_equal(g.nhashes, f[i].kind == BLOOM_KIND_HASHLIST ? 2 : 0);
+		assert_int_equal(g.npending, f[i].kind == BLOOM_KIND_BUFFERED ? 3 : 0);
+		assert_int_equal(g.expansion, f[i].kind == BLOOM_KIND_SCALABLE ? 4 : 0);
 		/* the decoded value written back: the same bytes */
 		memcpy(copy, f[i].base, len);
 		bloom_write_header(&g);
@@ -112,9 +122,10 @@ test_header_roundtrip(void **state)
 	assert_int_equal(f[0].nblocks, bloom_get_le64(f[0].base + 48));
 	assert_int_equal(f[0].reserved, 0);
 	assert_int_equal(f[1].nslots, 8);
-	assert_int_equal(f[1].nblocks + f[1].nlayers + f[1].nhashes, 0);
+	assert_int_equal(f[1].nhashes, bloom_get_le64(f[1].base + 56));
+	assert_int_equal(f[1].nblocks + f[1].nlayers, 0);
 	assert_int_equal(f[2].nblocks, bloom_get_le64(f[2].base + 48));
-	assert_int_equal(f[2].npending, 0);
+	assert_int_equal(f[2].npending, bloom_get_le64(f[2].base + 56));
 	assert_int_equal(f[3].nlayers, 1);
 	assert_int_equal(f[3].expansion, 4);
 	assert_int_equal(f[3].nblocks + f[3].nslots, 0);

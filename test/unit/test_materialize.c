@@ -134,6 +134,59 @@ test_materialize_many(void **state)
 	free(st.base);
 }
 
+/*
+ * With an allocator laid out as the glue's (values 4 bytes into their
+ * blocks, work arrays apart, each freed by its own function): the exact
+ * and estimated counts, the retry, the dedup of a hash list that passes
+ * its limit, and materialisation as a scalable filter take their scratch
+ * and values from the right place and leave nothing behind.
+ */
+static void
+test_materialize_tagged(void **state)
+{
+	long		counts[2] = {0, 0};
+	BloomAlloc	a = tagged_allocator(counts);
+	const uint64_t n = 3 * BLOOM_EXACT_COUNT_MAX;
+	BloomFilter st = new_hashlist(n, 0.01, &a),
+				out;
+	BloomMaterialized m;
+	BloomPlan	tiny = {.fpr = 0.01, .k = 7, .keys_per_block = 1e-6};	/* limit: 8 */
+	uint8_t    *le = hashes_le(0, 64);
+	uint64_t	distinct,
+				limit;
+
+	(void) state;
+	for (int pass = 0; pass < 2; pass++)
+	{
+		/* pass 0: few distinct (exact count); pass 1: all distinct (estimate) */
+		for (uint64_t i = 0; i < n; i++)
+			bloom_hashlist_set(&st, i, bloom_hash_int64(0, (int64_t) (pass ? i : i % 1000)));
+		st.nhashes = st.nitems = n;
+		bloom_write_header(&st);
+		for (int scalable = 0; scalable < 2; scalable++)
+		{
+			assert_int_equal(bloom_materialize(&st, scalable, NULL, &a, &m, &out), BLOOM_OK);
+			assert_int_equal(counts[0], 2);	/* the state and the result */
+			assert_int_equal(counts[1], 0);
+			a.free(a.arg, out.base);
+		}
+	}
+	a.free(a.arg, st.base);
+
+	/* a hash list past its limit: gathered, sorted and deduplicated */
+	st = new_hashlist(8, 0.01, &a);
+	assert_int_equal(append(&st, le, 8, &tiny, &a, &distinct, &limit), BLOOM_OK);
+	assert_int_equal(append(&st, le, 8, &tiny, &a, &distinct, &limit), BLOOM_OK);
+	assert_int_equal(st.nhashes, 8);	/* the repeats went */
+	assert_int_equal(append(&st, le + 64, 56, &tiny, &a, &distinct, &limit),
+					 BLOOM_E_CAPACITY);
+	assert_int_equal(counts[0], 1);
+	assert_int_equal(counts[1], 0);
+	a.free(a.arg, st.base);
+	free(le);
+	assert_int_equal(counts[0], 0);
+}
+
 /* A buffered state becomes a filter holding its bits and pending hashes */
 static void
 test_materialize_buffered(void **state)
@@ -246,6 +299,7 @@ unit_materialize_tests(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_materialize_hashlist),
 		cmocka_unit_test(test_materialize_many),
+		cmocka_unit_test(test_materialize_tagged),
 		cmocka_unit_test(test_materialize_buffered),
 		cmocka_unit_test(test_materialize_empty),
 	};
