@@ -166,7 +166,7 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable)
 		 */
 		if (nargs == 4)
 			state = bf_new(scalable ? BF_BUFFERED_LAYER : BF_BUFFERED, (uint64) capacity,
-						   fpr, 0, &cache->plan, CurrentMemoryContext);
+						   fpr, 0, &cache->plan, CurrentMemoryContext, NULL);
 		else
 		{
 			/* 1.2 builds scalable filters: refuse a rate they cannot have */
@@ -356,15 +356,14 @@ agg_final_common(FunctionCallInfo fcinfo, bool scalable)
 												   &cache->plan, CurrentMemoryContext));
 		if (capacity > 0)
 			PG_RETURN_POINTER(bf_new(BF_BLOCKED, (uint64) capacity, fpr, 0,
-									 &cache->plan, CurrentMemoryContext));
+									 &cache->plan, CurrentMemoryContext, NULL));
 		PG_RETURN_POINTER(new_hashlist(0, fpr));
 	}
 	state = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
 	bf_decode_or_error(state, &f);
 	if (f.kind == BLOOM_KIND_BLOCKED || f.kind == BLOOM_KIND_SCALABLE)
 		PG_RETURN_POINTER(copy_into(state, CurrentMemoryContext));
-	state = bf_materialize(&f, scalable && f.kind == BLOOM_KIND_HASHLIST, &cache->plan,
-						   CurrentMemoryContext);
+	state = bf_materialize(&f, scalable, &cache->plan, CurrentMemoryContext);
 	bf_decode_or_error(state, &f);	/* what is returned must read back */
 	PG_RETURN_POINTER(state);
 }
@@ -407,8 +406,7 @@ union_trans_common(FunctionCallInfo fcinfo, bool scalable)
 	if (!PG_ARGISNULL(0) && bloom_is_empty_hashlist(&fv))
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));	/* adds nothing */
 	if (bloom_is_state(&fv) && !bloom_is_empty_hashlist(&fv))
-		v = bf_materialize(&fv, scalable && fv.kind == BLOOM_KIND_HASHLIST, &cache->plan,
-						   CurrentMemoryContext);
+		v = bf_materialize(&fv, scalable, &cache->plan, CurrentMemoryContext);
 	/* the executor copies a new state into the aggregate context */
 	if (PG_ARGISNULL(0))
 		PG_RETURN_POINTER(v);

@@ -44,7 +44,8 @@ typedef enum BfShape
 	BF_SCALABLE					/* a filter of 1.2 (expansion 0: fixed) */
 } BfShape;
 extern struct varlena *bf_new(BfShape shape, uint64 capacity, double fpr,
-							  int32 expansion, BloomPlan *plan, MemoryContext cxt);
+							  int32 expansion, BloomPlan *plan, MemoryContext cxt,
+							  BloomFilter *f);
 extern struct varlena *bf_new_scalable_warn(uint64 capacity, double fpr,
 											int32 expansion, BloomPlan *plan,
 											MemoryContext cxt);

@@ -117,17 +117,20 @@ too_large(BfShape shape, uint64 capacity, double fpr, BloomPlan *plan)
  *						capacity keys planned for the first layer's share
  *						of fpr (see bloom_layer_fpr).
  * Parameters are checked, and the size against the largest value, before
- * anything is allocated.  plan (may be NULL) caches the sizing.
+ * anything is allocated.  plan (may be NULL) caches the sizing; f (may be
+ * NULL) gets the new value decoded.
  */
 struct varlena *
 bf_new(BfShape shape, uint64 capacity, double fpr, int32 expansion, BloomPlan *plan,
-	   MemoryContext cxt)
+	   MemoryContext cxt, BloomFilter *f)
 {
 	BloomAlloc	a = bt_allocator(cxt);
 	BloomPlan	local = {0};
-	BloomFilter f;
+	BloomFilter made;
 	BloomStatus st;
 
+	if (f == NULL)
+		f = &made;
 	if (plan == NULL)
 		plan = &local;
 	if (shape == BF_BLOCKED || shape == BF_BUFFERED)
@@ -136,17 +139,17 @@ bf_new(BfShape shape, uint64 capacity, double fpr, int32 expansion, BloomPlan *p
 		bf_check_scalable_params((int64) capacity, fpr,
 								 shape == BF_SCALABLE ? expansion : BLOOM_DEFAULT_EXPANSION);
 	if (shape == BF_BLOCKED)
-		st = bloom_new_blocked(capacity, fpr, 0, plan, &a, &f);
+		st = bloom_new_blocked(capacity, fpr, 0, plan, &a, f);
 	else if (shape == BF_SCALABLE)
-		st = bloom_new_scalable(capacity, fpr, (unsigned) expansion, plan, &a, &f);
+		st = bloom_new_scalable(capacity, fpr, (unsigned) expansion, plan, &a, f);
 	else
-		st = bloom_new_buffered(capacity, fpr, shape == BF_BUFFERED_LAYER, plan, &a, &f);
+		st = bloom_new_buffered(capacity, fpr, shape == BF_BUFFERED_LAYER, plan, &a, f);
 	if (st == BLOOM_E_CAPACITY)
 		too_large(shape == BF_SCALABLE && expansion == 0 ? BF_BLOCKED : shape,
 				  capacity, fpr, plan);
 	if (st != BLOOM_OK)
 		unexpected(st);
-	return bt_varlena(f.base);
+	return bt_varlena(f->base);
 }
 
 /*
@@ -157,10 +160,9 @@ struct varlena *
 bf_new_scalable_warn(uint64 capacity, double fpr, int32 expansion, BloomPlan *plan,
 					 MemoryContext cxt)
 {
-	struct varlena *v = bf_new(BF_SCALABLE, capacity, fpr, expansion, plan, cxt);
 	BloomFilter f;
+	struct varlena *v = bf_new(BF_SCALABLE, capacity, fpr, expansion, plan, cxt, &f);
 
-	bf_decode_or_error(v, &f);
 	bf_warn_if_cannot_grow(&f);
 	return v;
 }
@@ -258,16 +260,12 @@ bf_admit_key(BloomFilter *f, const BloomKeyInfo *ki)
 struct varlena *
 bf_add_target(FunctionCallInfo fcinfo, bool create, BloomFilter *f)
 {
-	struct varlena *v;
-
 	if (PG_ARGISNULL(1) || (PG_ARGISNULL(0) && !create))
 		return NULL;
 	if (!PG_ARGISNULL(0))
 		return bf_arg(fcinfo, 0, f, BF_ARG_COPY | (create ? BF_ARG_SCALABLE : 0));
-	v = bf_new(BF_SCALABLE, BLOOM_CREATE_CAPACITY, BLOOM_DEFAULT_FPR,
-			   BLOOM_DEFAULT_EXPANSION, NULL, CurrentMemoryContext);
-	bf_decode_or_error(v, f);
-	return v;
+	return bf_new(BF_SCALABLE, BLOOM_CREATE_CAPACITY, BLOOM_DEFAULT_FPR,
+				  BLOOM_DEFAULT_EXPANSION, NULL, CurrentMemoryContext, f);
 }
 
 /* ---------------------------------------------------------------------
@@ -282,9 +280,8 @@ bloom_empty(PG_FUNCTION_ARGS)
 	int64		capacity = PG_GETARG_INT64(0);
 	double		fpr = PG_GETARG_FLOAT8(1);
 
-	bf_check_params(capacity, fpr);
 	PG_RETURN_POINTER(bf_new(BF_BLOCKED, (uint64) capacity, fpr, 0,
-							 &bt_call_cache(fcinfo)->plan, CurrentMemoryContext));
+							 &bt_call_cache(fcinfo)->plan, CurrentMemoryContext, NULL));
 }
 
 /*
@@ -299,7 +296,6 @@ bloom_empty_scalable(PG_FUNCTION_ARGS)
 	double		fpr = PG_NARGS() > 1 ? PG_GETARG_FLOAT8(1) : BLOOM_DEFAULT_FPR;
 	int32		expansion = PG_NARGS() > 2 ? PG_GETARG_INT32(2) : BLOOM_DEFAULT_EXPANSION;
 
-	bf_check_scalable_params(capacity, fpr, expansion);
 	PG_RETURN_POINTER(bf_new_scalable_warn((uint64) capacity, fpr, expansion,
 										   &bt_call_cache(fcinfo)->plan,
 										   CurrentMemoryContext));

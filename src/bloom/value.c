@@ -125,8 +125,7 @@ struct varlena *
 bf_as_filter(struct varlena *v, BloomFilter *f, struct varlena *orig, int opts)
 {
 	if (bloom_is_state(f))
-		return bf_materialize(f, (opts & BF_ARG_SCALABLE) && f->kind == BLOOM_KIND_HASHLIST,
-							  NULL, CurrentMemoryContext);
+		return bf_materialize(f, (opts & BF_ARG_SCALABLE) != 0, NULL, CurrentMemoryContext);
 	if ((opts & BF_ARG_COPY) && v == orig)
 	{
 		v = (struct varlena *) palloc(VARSIZE(orig));

@@ -273,12 +273,7 @@ buffered_decode(const uint8_t *buf, size_t len, BloomFilter *f)
 	BloomStatus st;
 
 	(void) buf;
-	if (f->flags != (f->version == BLOOM_FORMAT_VERSION ? 0 : BLOOM_FLAG_SCALABLE_STATE))
-		return BLOOM_E_FLAGS;
-	if (!bloom_fpr_valid(f->fpr) ||
-		((f->flags & BLOOM_FLAG_SCALABLE_STATE) && !bloom_scalable_fpr_valid(f->fpr)))
-		return BLOOM_E_PARAMS;
-	if ((st = bloom_validate_bits(f)) != BLOOM_OK)
+	if ((st = bloom_validate_bits(f, BLOOM_FLAG_SCALABLE_STATE)) != BLOOM_OK)
 		return st;
 	if (f->nblocks > BLOOM_MAX_BUFFERED_BLOCKS)
 		return BLOOM_E_GEOMETRY;

@@ -72,11 +72,7 @@ blocked_decode(const uint8_t *buf, size_t len, BloomFilter *f)
 	BloomStatus st;
 
 	(void) buf;
-	if (f->flags != (f->version == BLOOM_FORMAT_VERSION ? 0 : BLOOM_FLAG_NONSCALING))
-		return BLOOM_E_FLAGS;
-	if (!bloom_fpr_valid(f->fpr))
-		return BLOOM_E_PARAMS;
-	if ((st = bloom_validate_bits(f)) != BLOOM_OK)
+	if ((st = bloom_validate_bits(f, BLOOM_FLAG_NONSCALING)) != BLOOM_OK)
 		return st;
 	if (f->reserved != 0)
 		return BLOOM_E_FLAGS;

@@ -130,13 +130,21 @@ bloom_bits_block(const uint8_t *data, uint64_t nblocks, uint64_t h)
 }
 
 /*
- * The geometry of a value with blocks of bits (kinds 1 and 3): hashes per
- * key, block size, block count.  Inline: decode runs once per aggregated
- * row.
+ * The first checks of a value with blocks of bits (kinds 1 and 3), in
+ * order: its flags (none in version 1, v2_flag in version 2: a value is
+ * written in the oldest version that can hold it), its rate (a state
+ * planned as a scalable filter's first layer needs a rate a scalable
+ * filter can have), its geometry (hashes per key, block size, block
+ * count).  Inline: decode runs once per aggregated row.
  */
 static inline BloomStatus
-bloom_validate_bits(const BloomFilter *f)
+bloom_validate_bits(const BloomFilter *f, uint16_t v2_flag)
 {
+	if (f->flags != (f->version == BLOOM_FORMAT_VERSION ? 0 : v2_flag))
+		return BLOOM_E_FLAGS;
+	if (!bloom_fpr_valid(f->fpr) ||
+		((f->flags & BLOOM_FLAG_SCALABLE_STATE) && f->fpr < BLOOM_MIN_SCALABLE_FPR))
+		return BLOOM_E_PARAMS;
 	if (f->k < 1 || f->k > BLOOM_MAX_HASHES ||
 		f->block_log2 != BLOOM_BLOCK_LOG2 ||
 		f->nblocks < 1 || f->nblocks > BLOOM_MAX_BLOCKS)

@@ -88,6 +88,8 @@
 #define BLOOM_MAX_SLOTS			((BLOOM_MAX_BYTES - BLOOM_HEADER_SIZE) / 8)
 
 #define BLOOM_MIN_FPR			1e-12
+/* the last layer's rate, target / 409, must be a rate the sizing accepts */
+#define BLOOM_MIN_SCALABLE_FPR	1e-9
 #define BLOOM_MAX_FPR			0.5
 #define BLOOM_DEFAULT_FPR		0.01
 

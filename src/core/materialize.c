@@ -185,6 +185,7 @@ state_to_scalable(const BloomFilter *st, BloomPlan *plan, const BloomAlloc *a,
 	BloomFilter f;
 	size_t		size;
 	uint8_t    *buf;
+	double		est = 0.0;
 	BloomStatus s;
 
 	if (!bloom_scalable_fpr_valid(st->fpr))
@@ -215,6 +216,9 @@ state_to_scalable(const BloomFilter *st, BloomPlan *plan, const BloomAlloc *a,
 
 	if ((s = state_to_blocked(st, true, plan, a, m, &f)) != BLOOM_OK)
 		return s;
+	/* the keys the bits hold, estimated once (a pass over all of them) */
+	if (st->kind == BLOOM_KIND_BUFFERED || f.nitems > f.capacity)
+		est = bloom_estimate_items(&f);
 	if (st->kind == BLOOM_KIND_BUFFERED)
 	{
 		/*
@@ -222,15 +226,11 @@ state_to_scalable(const BloomFilter *st, BloomPlan *plan, const BloomAlloc *a,
 		 * repeated (the bits hold clearly fewer keys), count what the bits
 		 * hold, so that the layer is not taken for full too early.
 		 */
-		double		est = bloom_estimate_items(&f);
-
 		if (est < 0.9 * (double) f.nitems && (uint64_t) ceil(est * 1.02) < f.nitems)
 			f.nitems = (uint64_t) ceil(est * 1.02);
 	}
 	if (f.nitems > f.capacity)
 	{
-		double		est = bloom_estimate_items(&f);
-
 		/* a layer counts distinct keys: more than its capacity went in? */
 		if (est > 1.05 * f.capacity + 10)
 		{

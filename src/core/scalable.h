@@ -20,8 +20,6 @@
 #define BLOOM_MAX_EXPANSION		16
 #define BLOOM_DEFAULT_EXPANSION	2
 #define BLOOM_CREATE_CAPACITY	1000	/* first layer of create-on-add */
-/* the last layer's rate, target / 409, must be a rate the sizing accepts */
-#define BLOOM_MIN_SCALABLE_FPR	1e-9
 
 extern const BloomOps bloom_scalable_ops;
 
