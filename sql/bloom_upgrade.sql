@@ -87,3 +87,24 @@ SELECT o.oid::regoperator AS operator, o.oprcode FROM pg_operator o
   JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'bloomtype'
  ORDER BY o.oid::regoperator::text COLLATE "C";
 DROP TABLE kept;
+
+-- 1.2 -> 1.3: the bloomfilter index access method, its operator classes,
+-- bloom_key_hash and the functions that read an index
+ALTER EXTENSION bloomtype UPDATE TO '1.3';
+SELECT extversion FROM pg_extension WHERE extname = 'bloomtype';
+SELECT amname, amtype, amhandler FROM pg_am WHERE amname = 'bloomfilter';
+SELECT p.oid::regprocedure AS function, p.prosrc, p.provolatile AS vol, p.proisstrict AS strict,
+       p.proparallel AS par, pg_get_function_result(p.oid) AS result
+  FROM pg_proc p JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid
+  JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'bloomtype'
+ WHERE p.proname LIKE 'bloom\_index\_%' OR p.proname = 'bloom_key_hash'
+ ORDER BY p.oid::regprocedure::text COLLATE "C";
+SELECT oc.opcname, oc.opcintype::regtype, oc.opcdefault, f.opfname
+  FROM pg_opclass oc JOIN pg_opfamily f ON f.oid = oc.opcfamily
+ WHERE oc.opcmethod = (SELECT oid FROM pg_am WHERE amname = 'bloomfilter')
+ ORDER BY oc.opcname;
+-- an index made after the update holds its table's keys
+CREATE TABLE upgraded_t AS SELECT g AS id FROM generate_series(1, 1000) g;
+CREATE INDEX upgraded_t_f ON upgraded_t USING bloomfilter (id);
+SELECT count(*) FILTER (WHERE bloom_index_contains('upgraded_t_f', id)) AS found FROM upgraded_t;
+DROP TABLE upgraded_t;

@@ -122,6 +122,49 @@ bloom_bits_contain(const uint8_t *data, uint64_t nblocks, int k, uint64_t h)
 	return (ok & 1) != 0;
 }
 
+/*
+ * The k bits of hash h inside one 64-byte block blk (the block the caller
+ * chose with bloom_mulhi64(h, nblocks)): the same positions as
+ * bloom_bits_insert and bloom_bits_contain.  The index keeps its blocks on
+ * pages and sets them one at a time; set reports whether a bit changed.
+ */
+static inline bool
+bloom_block_set(uint8_t *blk, int k, uint64_t h)
+{
+	uint64_t	x = h;
+	unsigned	changed = 0;
+
+	for (int i = 0; i < k; i++)
+	{
+		unsigned	bit;
+		uint8_t		mask;
+
+		x *= BLOOM_PROBE_MUL;
+		bit = (unsigned) (x >> (64 - BLOOM_BLOCK_LOG2));
+		mask = (uint8_t) (1u << (bit & 7));
+		changed |= (unsigned) (~blk[bit >> 3] & mask);
+		blk[bit >> 3] |= mask;
+	}
+	return changed != 0;
+}
+
+static inline bool
+bloom_block_test(const uint8_t *blk, int k, uint64_t h)
+{
+	uint64_t	x = h;
+	unsigned	ok = 1;
+
+	for (int i = 0; i < k; i++)
+	{
+		unsigned	bit;
+
+		x *= BLOOM_PROBE_MUL;
+		bit = (unsigned) (x >> (64 - BLOOM_BLOCK_LOG2));
+		ok &= (unsigned) blk[bit >> 3] >> (bit & 7);
+	}
+	return (ok & 1) != 0;
+}
+
 /* The block hash h falls in, for prefetching */
 static inline const uint8_t *
 bloom_bits_block(const uint8_t *data, uint64_t nblocks, uint64_t h)

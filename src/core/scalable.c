@@ -147,6 +147,35 @@ bloom_new_scalable(uint64_t capacity, double fpr, unsigned expansion,
 	return bloom_decode(buf, bloom_scalable_size(1, nblocks), out);
 }
 
+/*
+ * Writes the header and layer descriptors of a scalable filter with the
+ * nlayers layers described in layers (their data pointers ignored) into
+ * buf, which holds bloom_scalable_size(nlayers, their blocks) bytes, and
+ * zeroes its bits; f describes the result, whose bits the caller fills
+ * through f->layers[i].data.  The index's snapshot (bloom_index_filter)
+ * is made this way.  The count of items is the sum of the layers'.
+ */
+void
+bloom_scalable_assemble(uint8_t *buf, const BloomLayer *layers, uint64_t nlayers,
+						double fpr, unsigned expansion, uint64_t seed,
+						BloomFilter *f)
+{
+	uint64_t	total = 0;
+
+	bloom_header_init(f, buf, BLOOM_KIND_SCALABLE, layers[0].capacity, fpr, seed);
+	scalable_header(f, buf, nlayers);
+	f->expansion = expansion;
+	for (uint64_t i = 0; i < nlayers; i++)
+	{
+		f->layers[i] = layers[i];
+		f->nitems = bloom_sat_add(f->nitems, layers[i].nitems);
+		total += layers[i].nblocks;
+	}
+	scalable_point(f);
+	bloom_write_header(f);
+	memset(f->layers[0].data, 0, (size_t) total * BLOOM_BLOCK_BYTES);
+}
+
 /* The most keys the first layer of a scalable filter planned as plan holds */
 uint64_t
 bloom_scalable_max_first_layer(const BloomPlan *plan)

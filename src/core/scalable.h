@@ -39,6 +39,9 @@ extern void bloom_init_scalable(uint8_t *buf, uint64_t capacity, double fpr,
 extern BloomStatus bloom_new_scalable(uint64_t capacity, double fpr,
 									  unsigned expansion, BloomPlan *plan,
 									  const BloomAlloc *a, BloomFilter *out);
+extern void bloom_scalable_assemble(uint8_t *buf, const BloomLayer *layers,
+									uint64_t nlayers, double fpr, unsigned expansion,
+									uint64_t seed, BloomFilter *f);
 extern uint64_t bloom_scalable_max_first_layer(const BloomPlan *plan);
 extern void bloom_scalable_from_blocked(uint8_t *buf, const BloomFilter *b,
 										double target, unsigned expansion);

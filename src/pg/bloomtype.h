@@ -53,6 +53,9 @@ typedef struct BloomKeyInfo
 	FmgrInfo	sendfn;			/* class "other" only */
 } BloomKeyInfo;
 
+extern BloomKeyEnc bloom_key_enc_for_type(Oid typid);
+extern void bloom_keyinfo_init_type(BloomKeyInfo *ki, BloomKeyEnc enc, Oid typid,
+									MemoryContext cxt);
 extern void bloom_keyinfo_init(BloomKeyInfo *ki, BloomKeyEnc enc,
 							   FunctionCallInfo fcinfo, int argno, bool elements);
 extern uint64 bloom_key_hash(BloomKeyInfo *ki, Datum value, uint64 seed);

@@ -92,62 +92,48 @@ key_class_cast(uint8 key_class, uint32 key_type)
 	}
 }
 
-void
-bloom_keyinfo_init(BloomKeyInfo *ki, BloomKeyEnc enc, FunctionCallInfo fcinfo,
-				   int argno, bool elements)
+/* The encoding of keys of SQL type typid (a base type) */
+BloomKeyEnc
+bloom_key_enc_for_type(Oid typid)
 {
-	Oid			typid = InvalidOid;
-
-	memset(ki, 0, sizeof(*ki));
-	if (enc == BKE_UNKNOWN)
+	switch (typid)
 	{
-		typid = get_fn_expr_argtype(fcinfo->flinfo, argno);
-		if (elements && OidIsValid(typid))
-			typid = get_element_type(getBaseType(typid));
-		if (!OidIsValid(typid))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("could not determine the type of the bloom filter key"),
-					 errhint("Cast the key to bigint, text, bytea or uuid.")));
-		typid = getBaseType(typid);
-		switch (typid)
-		{
-			case INT2OID:
-				enc = BKE_INT2;
-				break;
-			case INT4OID:
-				enc = BKE_INT4;
-				break;
-			case INT8OID:
-				enc = BKE_INT8;
-				break;
-			case TEXTOID:
-			case VARCHAROID:
-				enc = BKE_TEXT;
-				break;
-			case BPCHAROID:
-				enc = BKE_BPCHAR;
-				break;
-			case NAMEOID:
-				enc = BKE_NAME;
-				break;
-			case BYTEAOID:
-				enc = BKE_BYTEA;
-				break;
-			case UUIDOID:
-				enc = BKE_UUID;
-				break;
-			case FLOAT4OID:
-				enc = BKE_FLOAT4;
-				break;
-			case FLOAT8OID:
-				enc = BKE_FLOAT8;
-				break;
-			default:
-				enc = BKE_OTHER;
-				break;
-		}
+		case INT2OID:
+			return BKE_INT2;
+		case INT4OID:
+			return BKE_INT4;
+		case INT8OID:
+			return BKE_INT8;
+		case TEXTOID:
+		case VARCHAROID:
+			return BKE_TEXT;
+		case BPCHAROID:
+			return BKE_BPCHAR;
+		case NAMEOID:
+			return BKE_NAME;
+		case BYTEAOID:
+			return BKE_BYTEA;
+		case UUIDOID:
+			return BKE_UUID;
+		case FLOAT4OID:
+			return BKE_FLOAT4;
+		case FLOAT8OID:
+			return BKE_FLOAT8;
+		default:
+			return BKE_OTHER;
 	}
+}
+
+/*
+ * Resolves ki for keys of encoding enc and base type typid (needed for
+ * BKE_OTHER only), keeping what it looks up in cxt.  The index resolves
+ * its column's keys with this, so index, probes and bloom_add agree.
+ */
+void
+bloom_keyinfo_init_type(BloomKeyInfo *ki, BloomKeyEnc enc, Oid typid,
+						MemoryContext cxt)
+{
+	memset(ki, 0, sizeof(*ki));
 	ki->enc = enc;
 	ki->typid = typid;
 	switch (enc)
@@ -180,12 +166,38 @@ bloom_keyinfo_init(BloomKeyInfo *ki, BloomKeyEnc enc, FunctionCallInfo fcinfo,
 				ki->key_class = BLOOM_KEY_OTHER;
 				ki->key_type = key_type_tag(typid);
 				getTypeBinaryOutputInfo(typid, &sendfn, &isvarlena);
-				fmgr_info_cxt(sendfn, &ki->sendfn, fcinfo->flinfo->fn_mcxt);
+				fmgr_info_cxt(sendfn, &ki->sendfn, cxt);
 				break;
 			}
 		case BKE_UNKNOWN:
 			elog(ERROR, "unresolved bloom key encoding");
 	}
+}
+
+/*
+ * Resolves ki for argument argno of a call (with elements, for its
+ * array's elements); enc is the entry point's, BKE_UNKNOWN for anyelement.
+ */
+void
+bloom_keyinfo_init(BloomKeyInfo *ki, BloomKeyEnc enc, FunctionCallInfo fcinfo,
+				   int argno, bool elements)
+{
+	Oid			typid = InvalidOid;
+
+	if (enc == BKE_UNKNOWN)
+	{
+		typid = get_fn_expr_argtype(fcinfo->flinfo, argno);
+		if (elements && OidIsValid(typid))
+			typid = get_element_type(getBaseType(typid));
+		if (!OidIsValid(typid))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("could not determine the type of the bloom filter key"),
+					 errhint("Cast the key to bigint, text, bytea or uuid.")));
+		typid = getBaseType(typid);
+		enc = bloom_key_enc_for_type(typid);
+	}
+	bloom_keyinfo_init_type(ki, enc, typid, fcinfo->flinfo->fn_mcxt);
 }
 
 /* Length of a bpchar's bytes without the trailing spaces, as = compares */

@@ -1,0 +1,188 @@
+/*-------------------------------------------------------------------------
+ *
+ * access.c
+ *		Opening a bloomfilter index for the SQL functions that read it: what
+ *		it must be, who may read it, and the partitions a partitioned index
+ *		answers for.
+ *
+ * A filter reveals which keys the table holds, so reading it asks what
+ * reading the rows would: SELECT on the table, or on every column the
+ * index reads (its key, its expressions, its predicate, since membership
+ * tells whether the predicate held).  A table with row-level security
+ * enabled for the caller is refused: a filter cannot hide the keys of rows
+ * the caller may not see.  An index that is not a valid bloomfilter index
+ * is an error, never an answer of "absent".
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "bfindex.h"
+
+#include "access/relation.h"
+#include "access/sysattr.h"
+#include "access/xlog.h"
+#include "catalog/index.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_inherits.h"
+#include "miscadmin.h"
+#include "optimizer/optimizer.h"
+#include "storage/lmgr.h"
+#include "utils/acl.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/rls.h"
+
+/* Locks the table of indexoid, then opens the index (amcheck's order) */
+static Relation
+open_index(Oid indexoid, Oid *heapoid)
+{
+	Relation	index;
+	char		relkind = get_rel_relkind(indexoid);
+
+	if (relkind == '\0')
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("relation with OID %u does not exist", indexoid)));
+	*heapoid = IndexGetRelation(indexoid, true);
+	if (!OidIsValid(*heapoid) ||
+		(relkind != RELKIND_INDEX && relkind != RELKIND_PARTITIONED_INDEX))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is not an index", get_rel_name(indexoid)),
+				 errhint("Pass the name of a bloomfilter index, such as one made by CREATE INDEX ... USING bloomfilter (column).")));
+	LockRelationOid(*heapoid, AccessShareLock);
+	index = index_open(indexoid, AccessShareLock);
+	if (IndexGetRelation(indexoid, false) != *heapoid)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("index \"%s\" was dropped or moved concurrently",
+						RelationGetRelationName(index))));
+	if (index->rd_indam == NULL || index->rd_indam->aminsert != bfi_insert)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("index \"%s\" is not a bloomfilter index",
+						RelationGetRelationName(index)),
+				 errhint("Create one with CREATE INDEX ... USING bloomfilter (column).")));
+	if (!index->rd_index->indisvalid)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("index \"%s\" is not valid", RelationGetRelationName(index)),
+				 errdetail("A build that failed or a CREATE INDEX CONCURRENTLY still running leaves an index that may lack keys."),
+				 errhint("Wait for the build to finish, or REINDEX the index.")));
+	if (RELATION_IS_OTHER_TEMP(index))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot read temporary index \"%s\" of another session",
+						RelationGetRelationName(index))));
+	if (RecoveryInProgress() && !RelationIsPermanent(index))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("cannot read unlogged index \"%s\" during recovery",
+						RelationGetRelationName(index)),
+				 errdetail("An unlogged index is not replicated; it is empty on a standby.")));
+	return index;
+}
+
+/*
+ * Whether the current user may read what the index holds: SELECT on the
+ * table, or on every column the index reads.
+ */
+static void
+check_privileges(Relation index, Oid heapoid, const char *caller)
+{
+	Oid			userid = GetUserId();
+	Bitmapset  *attrs = NULL;
+	int			x = -1;
+	bool		ok = true;
+
+	if (pg_class_aclcheck(heapoid, userid, ACL_SELECT) == ACLCHECK_OK)
+		goto rls;
+
+	for (int i = 0; i < index->rd_index->indnatts; i++)
+		if (index->rd_index->indkey.values[i] != 0)
+			attrs = bms_add_member(attrs, index->rd_index->indkey.values[i] -
+								   FirstLowInvalidHeapAttributeNumber);
+	pull_varattnos((Node *) RelationGetIndexExpressions(index), 1, &attrs);
+	pull_varattnos((Node *) RelationGetIndexPredicate(index), 1, &attrs);
+	while (ok && (x = bms_next_member(attrs, x)) >= 0)
+	{
+		AttrNumber	attnum = x + FirstLowInvalidHeapAttributeNumber;
+
+		ok = attnum > 0 &&
+			pg_attribute_aclcheck(heapoid, attnum, userid, ACL_SELECT) == ACLCHECK_OK;
+	}
+	if (!ok)
+		aclcheck_error(ACLCHECK_NO_PRIV, OBJECT_TABLE, get_rel_name(heapoid));
+
+rls:
+	if (check_enable_rls(heapoid, InvalidOid, false) == RLS_ENABLED)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("%s is not supported on table \"%s\", which has row-level security enabled",
+						caller, get_rel_name(heapoid)),
+				 errdetail("A filter of the column would reveal keys of rows that the policies hide."),
+				 errhint("The table's owner, or a role with BYPASSRLS, may read the index.")));
+}
+
+/* Adds the leaf indexes under partitioned index indexoid to targets */
+static List *
+add_partitions(List *targets, Oid indexoid)
+{
+	List	   *children = find_inheritance_children(indexoid, NoLock);
+	ListCell   *lc;
+
+	foreach(lc, children)
+	{
+		Oid			child = lfirst_oid(lc);
+		BfiTarget  *t = palloc0_object(BfiTarget);
+
+		t->indexoid = child;
+		t->index = open_index(child, &t->heapoid);
+		if (t->index->rd_rel->relkind == RELKIND_PARTITIONED_INDEX)
+		{
+			targets = add_partitions(targets, child);
+			index_close(t->index, NoLock);
+			pfree(t);
+		}
+		else
+			targets = lappend(targets, t);
+	}
+	list_free(children);
+	return targets;
+}
+
+/*
+ * Opens bloomfilter index indexoid for reading by caller (a function's
+ * name, for errors): a list of BfiTarget, the index itself or, for a
+ * partitioned index, the indexes of its leaf partitions.  Only the index
+ * named is checked for privileges: they are those of a query through it.
+ */
+List *
+bfi_open_targets(Oid indexoid, const char *caller)
+{
+	BfiTarget  *t = palloc0_object(BfiTarget);
+	List	   *targets;
+
+	t->indexoid = indexoid;
+	t->index = open_index(indexoid, &t->heapoid);
+	check_privileges(t->index, t->heapoid, caller);
+	if (t->index->rd_rel->relkind != RELKIND_PARTITIONED_INDEX)
+		return list_make1(t);
+	targets = add_partitions(NIL, indexoid);
+	index_close(t->index, NoLock);
+	pfree(t);
+	return targets;
+}
+
+void
+bfi_close_targets(List *targets)
+{
+	ListCell   *lc;
+
+	foreach(lc, targets)
+	{
+		BfiTarget  *t = (BfiTarget *) lfirst(lc);
+
+		index_close(t->index, NoLock);
+	}
+	list_free_deep(targets);
+}

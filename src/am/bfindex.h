@@ -1,0 +1,109 @@
+/*-------------------------------------------------------------------------
+ *
+ * bfindex.h
+ *		The bloomfilter index access method: a scalable blocked Bloom filter
+ *		of one column on index pages, kept in step with every write.
+ *		Declarations are grouped by the file that defines them.
+ *
+ * The page format is plain C in src/core/pagefmt.[ch]; this folder is the
+ * PostgreSQL side: the handler and its options, build, insert and growth
+ * under generic WAL, operator-class validation, and the SQL functions that
+ * read an index (contrib/bloom is the model for the WAL, the metapage and
+ * the validation).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef BFINDEX_H
+#define BFINDEX_H
+
+#include "bloomtype.h"
+#include "pagefmt.h"
+
+#include "access/amapi.h"
+#include "access/genam.h"
+#include "nodes/execnodes.h"
+#include "storage/bufmgr.h"
+#include "storage/bufpage.h"
+#include "access/relscan.h"
+#include "utils/rel.h"
+
+StaticAssertDecl(BLCKSZ == BFI_PAGE_SIZE, "bloomfilter indexes need 8 kB pages");
+StaticAssertDecl(MAXALIGN(SizeOfPageHeaderData) == BFI_CONTENTS_OFFSET,
+				 "page contents start where pagefmt.h says");
+
+/* The index's options (WITH (...)), frozen into the metapage at build */
+typedef struct BfiOptions
+{
+	int32		vl_len_;		/* varlena header (do not touch directly!) */
+	double		fpr;
+	int			expansion;
+	int			min_capacity;
+	int			min_pages;
+} BfiOptions;
+
+#define BFI_DEFAULT_FPR			0.01
+#define BFI_DEFAULT_EXPANSION	2
+#define BFI_DEFAULT_MIN_CAPACITY 1000
+#define BFI_DEFAULT_MIN_PAGES	8
+
+/* What an open index keeps in rd_amcache (rd_indexcxt) */
+typedef struct BfiCache
+{
+	BfiMeta		meta;			/* the metapage as last read */
+	bool		have_meta;
+	BlockNumber known_nblocks;	/* pages the file had when last asked */
+	BloomKeyInfo key;			/* encoding of the column's keys */
+} BfiCache;
+
+static inline BfiOpaque *
+bfi_opaque(Page page)
+{
+	return (BfiOpaque *) PageGetSpecialPointer(page);
+}
+
+/* handler.c */
+extern bytea *bfi_options(Datum reloptions, bool validate);
+extern const BfiOptions *bfi_index_options(Relation index, BfiOptions *defaults);
+
+/* pages.c */
+extern BfiCache *bfi_cache(Relation index);
+extern void bfi_read_meta(Relation index, BfiCache *c);
+extern void bfi_meta_from_page(Relation index, Page page, BfiMeta *m);
+extern void bfi_init_meta_page(Page page, const BfiMeta *m);
+extern void bfi_init_data_page(Page page, const BfiMeta *m, unsigned layer, uint32 p);
+extern Buffer bfi_read_page(Relation index, BfiCache *c, BlockNumber blkno);
+extern void bfi_extend_to(Relation index, BfiCache *c, BlockNumber blkno);
+extern void bfi_grow(Relation index, unsigned nlayers, bool wait);
+extern void bfi_meta_for_index(Relation index, BfiMeta *m);
+extern void bfi_check_data_page(Relation index, Page page, const BfiMeta *m,
+								unsigned layer, uint32 p);
+
+/* build.c */
+extern IndexBuildResult *bfi_build(Relation heap, Relation index,
+								   IndexInfo *indexInfo);
+extern void bfi_buildempty(Relation index);
+
+/* insert.c */
+extern bool bfi_insert(Relation index, Datum *values, bool *isnull,
+					   ItemPointer ht_ctid, Relation heapRel,
+					   IndexUniqueCheck checkUnique, bool indexUnchanged,
+					   IndexInfo *indexInfo);
+extern bool bfi_probe_hash(Relation index, BfiCache *c, uint64 h);
+
+/* validate.c */
+extern bool bfi_validate(Oid opclassoid);
+extern void bfi_adjustmembers(Oid opfamilyoid, Oid opclassoid,
+							  List *operators, List *functions);
+
+/* access.c: opening an index for the SQL functions */
+typedef struct BfiTarget
+{
+	Oid			indexoid;
+	Oid			heapoid;
+	Relation	index;			/* open, AccessShareLock */
+} BfiTarget;
+
+extern List *bfi_open_targets(Oid indexoid, const char *caller);
+extern void bfi_close_targets(List *targets);
+
+#endif							/* BFINDEX_H */

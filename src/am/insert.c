@@ -1,0 +1,151 @@
+/*-------------------------------------------------------------------------
+ *
+ * insert.c
+ *		Adding a key to a bloomfilter index, and asking it for one.
+ *
+ * An insert changes one data page, under generic WAL: the k bits of the
+ * key in one 64-byte block, and the page's count of keys (a delta of a few
+ * dozen bytes; a key whose bits are all set writes nothing).  It takes a
+ * share lock on the metapage, to see the newest layer, and an exclusive
+ * lock on its one data page: writers wait only for writers of the same
+ * page, as in any index.  As in a scalable value, a key that an older
+ * layer may hold is not added again.  When the page's count reaches its
+ * share of the layer's capacity, the inserter adds a layer (pages.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "bfindex.h"
+
+#include "access/generic_xlog.h"
+
+/* Whether layer i of the cached metapage may hold h (reads one page) */
+static bool
+probe_layer(Relation index, BfiCache *c, unsigned i, uint64 h)
+{
+	const BfiLayer *l = &c->meta.layers[i];
+	uint32		blkno;
+	uint32		off;
+	Buffer		buf;
+	Page		page;
+	bool		found = false;
+
+	bfi_locate(l, h, &blkno, &off);
+	buf = bfi_read_page(index, c, blkno);
+	if (!BufferIsValid(buf))
+		return false;
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buf);
+	if (!PageIsNew(page))
+	{
+		bfi_check_data_page(index, page, &c->meta, i, blkno - l->first_blkno);
+		found = bloom_block_test((const uint8 *) page + off, l->k, h);
+	}
+	UnlockReleaseBuffer(buf);
+	return found;
+}
+
+/*
+ * Whether the index may hold hash h, for the metapage in c (read by the
+ * caller): the oldest layer first, as a scalable value is asked.
+ */
+bool
+bfi_probe_hash(Relation index, BfiCache *c, uint64 h)
+{
+	for (unsigned i = 0; i < c->meta.nlayers; i++)
+		if (probe_layer(index, c, i, h))
+			return true;
+	return false;
+}
+
+bool
+bfi_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
+		   Relation heapRel, IndexUniqueCheck checkUnique, bool indexUnchanged,
+		   IndexInfo *indexInfo)
+{
+	BfiCache   *c;
+	const BfiLayer *l;
+	unsigned	n;
+	uint64		h;
+	uint32		blkno;
+	uint32		off;
+	uint32		p;
+	uint64		nitems;
+	uint64		share;
+	Buffer		buf;
+	Page		page;
+	bool		isnew;
+	GenericXLogState *state;
+
+	/*
+	 * NULLs are not keys.  An UPDATE that left the column alone (the
+	 * executor's hint) brings no new key: the old row's key is in already.
+	 */
+	if (isnull[0] || indexUnchanged)
+		return false;
+
+	c = bfi_cache(index);
+	bfi_read_meta(index, c);
+	if (c->meta.nlayers == 0)
+	{
+		/* an unlogged index after a crash, reset to its init fork */
+		bfi_grow(index, 0, true);
+		bfi_read_meta(index, c);
+	}
+	h = bloom_key_hash_fast(&c->key, values[0], c->meta.seed);
+
+	n = c->meta.nlayers - 1;
+	for (unsigned i = 0; i < n; i++)
+		if (probe_layer(index, c, i, h))
+			return false;
+
+	l = &c->meta.layers[n];
+	bfi_locate(l, h, &blkno, &off);
+	p = blkno - l->first_blkno;
+	buf = bfi_read_page(index, c, blkno);
+	if (!BufferIsValid(buf))
+	{
+		bfi_extend_to(index, c, blkno);
+		buf = ReadBuffer(index, blkno);
+	}
+	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	page = BufferGetPage(buf);
+	isnew = PageIsNew(page);
+	if (!isnew)
+	{
+		bfi_check_data_page(index, page, &c->meta, n, p);
+		if (bloom_block_test((const uint8 *) page + off, l->k, h))
+		{
+			UnlockReleaseBuffer(buf);
+			return false;
+		}
+	}
+
+	/*
+	 * A page's first write logs its whole image: a standby or a crash may
+	 * not have the page at all (extension is not logged), and a delta
+	 * cannot be replayed onto a page that is not there.
+	 */
+	state = GenericXLogStart(index);
+	page = GenericXLogRegisterBuffer(state, buf, isnew ? GENERIC_XLOG_FULL_IMAGE : 0);
+	if (isnew)
+		bfi_init_data_page(page, &c->meta, n, p);
+	bloom_block_set((uint8 *) page + off, l->k, h);
+	nitems = ++bfi_opaque(page)->nitems;
+	GenericXLogFinish(state);
+	UnlockReleaseBuffer(buf);
+
+	share = bfi_page_share(l, p);
+	if (nitems >= share)
+	{
+		if (n + 1 < BFI_MAX_LAYERS)
+			bfi_grow(index, n + 1, false);
+		else if (nitems == share)
+			ereport(WARNING,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("bloomfilter index \"%s\" has its most layers (%d); its false-positive rate will rise above %g",
+							RelationGetRelationName(index), BFI_MAX_LAYERS,
+							c->meta.fpr),
+					 errhint("REINDEX the index: the build sizes the filter for the rows it finds.")));
+	}
+	return false;
+}

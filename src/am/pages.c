@@ -1,0 +1,211 @@
+/*-------------------------------------------------------------------------
+ *
+ * pages.c
+ *		The pages of a bloomfilter index: the metapage and its cached copy,
+ *		data pages made on first use, and growth by a new layer.
+ *
+ * Space for a layer is allotted in the metapage (next_blkno) and not in
+ * the file: the file is extended when a page is first written, and that
+ * first write logs the page's full image, so a crash or a standby may lack
+ * pages that hold no key yet.  Readers treat a page past the end of the
+ * file, or a new (all-zero) page, as holding no keys.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "bfindex.h"
+
+#include "access/generic_xlog.h"
+#include "storage/lmgr.h"
+#include "utils/memutils.h"
+#include "utils/lsyscache.h"
+
+/* The index's cache (rd_amcache), made on first use */
+BfiCache *
+bfi_cache(Relation index)
+{
+	BfiCache   *c = (BfiCache *) index->rd_amcache;
+
+	if (c == NULL)
+	{
+		Oid			typid;
+
+		c = MemoryContextAllocZero(index->rd_indexcxt, sizeof(BfiCache));
+		typid = getBaseType(TupleDescAttr(RelationGetDescr(index), 0)->atttypid);
+		bloom_keyinfo_init_type(&c->key, bloom_key_enc_for_type(typid), typid,
+								index->rd_indexcxt);
+		index->rd_amcache = c;
+	}
+	return c;
+}
+
+/* Decodes the metapage in page into m, or reports the index corrupted */
+void
+bfi_meta_from_page(Relation index, Page page, BfiMeta *m)
+{
+	BfiStatus	st = bfi_meta_decode((const uint8 *) page, m);
+
+	if (st != BFI_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INDEX_CORRUPTED),
+				 errmsg("index \"%s\" has an invalid metapage: %s",
+						RelationGetRelationName(index), bfi_status_message(st)),
+				 errhint("REINDEX the index.")));
+}
+
+/* Checks data page p of layer number layer, or reports the index corrupted */
+void
+bfi_check_data_page(Relation index, Page page, const BfiMeta *m,
+					unsigned layer, uint32 p)
+{
+	if (bfi_data_page_check((const uint8 *) page, &m->layers[layer], layer, p) != BFI_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INDEX_CORRUPTED),
+				 errmsg("index \"%s\" has an invalid data page %u",
+						RelationGetRelationName(index),
+						m->layers[layer].first_blkno + p),
+				 errhint("REINDEX the index.")));
+}
+
+/* Reads the metapage (under a share lock) into the cache */
+void
+bfi_read_meta(Relation index, BfiCache *c)
+{
+	Buffer		buf = ReadBuffer(index, BFI_META_BLKNO);
+
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	bfi_meta_from_page(index, BufferGetPage(buf), &c->meta);
+	UnlockReleaseBuffer(buf);
+	c->have_meta = true;
+}
+
+/* A copy of the index's metapage as it is now */
+void
+bfi_meta_for_index(Relation index, BfiMeta *m)
+{
+	Buffer		buf = ReadBuffer(index, BFI_META_BLKNO);
+
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	bfi_meta_from_page(index, BufferGetPage(buf), m);
+	UnlockReleaseBuffer(buf);
+}
+
+void
+bfi_init_meta_page(Page page, const BfiMeta *m)
+{
+	BfiOpaque  *o;
+
+	PageInit(page, BLCKSZ, sizeof(BfiOpaque));
+	o = bfi_opaque(page);
+	o->flags = BFI_PAGE_META;
+	o->page_id = BFI_PAGE_ID;
+	memcpy(PageGetContents(page), m, sizeof(BfiMeta));
+	((PageHeader) page)->pd_lower = BFI_CONTENTS_OFFSET + sizeof(BfiMeta);
+}
+
+/* An empty page p of layer number layer: its blocks all zero, below pd_lower */
+void
+bfi_init_data_page(Page page, const BfiMeta *m, unsigned layer, uint32 p)
+{
+	BfiOpaque  *o;
+
+	PageInit(page, BLCKSZ, sizeof(BfiOpaque));
+	o = bfi_opaque(page);
+	o->layer = (uint16) layer;
+	o->flags = BFI_PAGE_DATA;
+	o->pageno = (uint16) p;
+	o->page_id = BFI_PAGE_ID;
+	((PageHeader) page)->pd_lower = bfi_page_lower(&m->layers[layer], p);
+}
+
+/*
+ * Pins page blkno, or returns InvalidBuffer when the file does not have
+ * it yet (a page no key has reached).  The file's length is asked again
+ * only past the length last seen: files of an index only grow (TRUNCATE
+ * makes a new file and a new relcache entry, and with it a new cache).
+ */
+Buffer
+bfi_read_page(Relation index, BfiCache *c, BlockNumber blkno)
+{
+	if (blkno >= c->known_nblocks)
+	{
+		c->known_nblocks = RelationGetNumberOfBlocks(index);
+		if (blkno >= c->known_nblocks)
+			return InvalidBuffer;
+	}
+	return ReadBuffer(index, blkno);
+}
+
+/* Extends the file so that it has page blkno (new pages stay all zero) */
+void
+bfi_extend_to(Relation index, BfiCache *c, BlockNumber blkno)
+{
+	LockRelationForExtension(index, ExclusiveLock);
+	c->known_nblocks = RelationGetNumberOfBlocks(index);
+	while (c->known_nblocks <= blkno)
+	{
+		Buffer		buf = ReadBufferExtended(index, MAIN_FORKNUM, P_NEW,
+											 RBM_NORMAL, NULL);
+
+		c->known_nblocks = BufferGetBlockNumber(buf) + 1;
+		ReleaseBuffer(buf);
+	}
+	UnlockRelationForExtension(index, ExclusiveLock);
+}
+
+/*
+ * Adds a layer after the nlayers the caller saw, unless another backend
+ * did it first.  The heavyweight lock on the metapage's number is the
+ * growth mutex (GIN guards its pending list the same way); inserters that
+ * find it taken (wait false) go on adding to the newest layer meanwhile,
+ * which overfills it a little and never loses a key.  One generic WAL
+ * record changes the metapage; the new layer's pages are made by their
+ * first keys.
+ */
+void
+bfi_grow(Relation index, unsigned nlayers, bool wait)
+{
+	Buffer		buf;
+	GenericXLogState *state;
+	Page		page;
+	BfiMeta		m;
+	BfiStatus	st;
+
+	if (wait)
+		LockPage(index, BFI_META_BLKNO, ExclusiveLock);
+	else if (!ConditionalLockPage(index, BFI_META_BLKNO, ExclusiveLock))
+		return;
+
+	buf = ReadBuffer(index, BFI_META_BLKNO);
+	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	bfi_meta_from_page(index, BufferGetPage(buf), &m);
+	if (m.nlayers != nlayers)
+	{
+		UnlockReleaseBuffer(buf);
+		UnlockPage(index, BFI_META_BLKNO, ExclusiveLock);
+		return;
+	}
+	st = bfi_add_layer(&m, m.min_capacity);
+	if (st != BFI_OK)
+	{
+		UnlockReleaseBuffer(buf);
+		UnlockPage(index, BFI_META_BLKNO, ExclusiveLock);
+		if (nlayers == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("index \"%s\" cannot hold its first layer",
+							RelationGetRelationName(index))));
+		ereport(WARNING,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("bloomfilter index \"%s\" has its most layers (%u); its false-positive rate will rise above %g",
+						RelationGetRelationName(index), nlayers, m.fpr),
+				 errhint("REINDEX the index: the build sizes the filter for the rows it finds.")));
+		return;
+	}
+
+	state = GenericXLogStart(index);
+	page = GenericXLogRegisterBuffer(state, buf, 0);
+	memcpy(PageGetContents(page), &m, sizeof(m));
+	GenericXLogFinish(state);
+	UnlockReleaseBuffer(buf);
+	UnlockPage(index, BFI_META_BLKNO, ExclusiveLock);
+}
