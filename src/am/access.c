@@ -152,25 +152,55 @@ add_partitions(List *targets, Oid indexoid)
 
 /*
  * Opens bloomfilter index indexoid for reading by caller (a function's
- * name, for errors): a list of BfiTarget, the index itself or, for a
- * partitioned index, the indexes of its leaf partitions.  Only the index
- * named is checked for privileges: they are those of a query through it.
+ * name, for errors), with every check.  The privileges checked are those
+ * of the index named: for a partitioned index, those of a query through
+ * its table.
  */
-List *
-bfi_open_targets(Oid indexoid, const char *caller)
+BfiTarget *
+bfi_open_checked(Oid indexoid, const char *caller)
 {
 	BfiTarget  *t = palloc0_object(BfiTarget);
-	List	   *targets;
 
 	t->indexoid = indexoid;
 	t->index = open_index(indexoid, &t->heapoid);
 	check_privileges(t->index, t->heapoid, caller);
-	if (t->index->rd_rel->relkind != RELKIND_PARTITIONED_INDEX)
-		return list_make1(t);
-	targets = add_partitions(NIL, indexoid);
+	return t;
+}
+
+/* The indexes of the leaf partitions under partitioned index t (closed) */
+List *
+bfi_open_partitions(BfiTarget *t)
+{
+	List	   *targets = add_partitions(NIL, t->indexoid);
+
 	index_close(t->index, NoLock);
 	pfree(t);
 	return targets;
+}
+
+/* Index indexoid, a partition of an index already checked */
+BfiTarget *
+bfi_open_partition(Oid indexoid)
+{
+	BfiTarget  *t = palloc0_object(BfiTarget);
+
+	t->indexoid = indexoid;
+	t->index = open_index(indexoid, &t->heapoid);
+	return t;
+}
+
+/*
+ * The indexes a read of bloomfilter index indexoid asks: the index itself,
+ * or for a partitioned index the indexes of all its leaf partitions.
+ */
+List *
+bfi_open_targets(Oid indexoid, const char *caller)
+{
+	BfiTarget  *t = bfi_open_checked(indexoid, caller);
+
+	if (t->index->rd_rel->relkind != RELKIND_PARTITIONED_INDEX)
+		return list_make1(t);
+	return bfi_open_partitions(t);
 }
 
 void

@@ -103,7 +103,13 @@ typedef struct BfiTarget
 	Relation	index;			/* open, AccessShareLock */
 } BfiTarget;
 
+extern BfiTarget *bfi_open_checked(Oid indexoid, const char *caller);
+extern List *bfi_open_partitions(BfiTarget *t);
+extern BfiTarget *bfi_open_partition(Oid indexoid);
 extern List *bfi_open_targets(Oid indexoid, const char *caller);
 extern void bfi_close_targets(List *targets);
+
+/* route.c: the partition a probe asks */
+extern List *bfi_route_targets(BfiTarget *t, const BloomKeyInfo *ki, Datum key);
 
 #endif							/* BFINDEX_H */

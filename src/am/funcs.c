@@ -56,7 +56,8 @@ static Datum
 index_contains(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 {
 	BloomKeyInfo *ki = bt_cache_key(fcinfo, enc, false);
-	List	   *targets = bfi_open_targets(PG_GETARG_OID(0), "bloom_index_contains");
+	BfiTarget  *index = bfi_open_checked(PG_GETARG_OID(0), "bloom_index_contains");
+	List	   *targets = bfi_route_targets(index, ki, PG_GETARG_DATUM(1));
 	ListCell   *lc;
 	bool		found = false;
 
