@@ -66,3 +66,21 @@ SELECT kind, capacity, items, layers, round(saturation::numeric, 3) AS saturatio
        round(100.0 * (SELECT count(*) FROM generate_series(1, 200000) g
                        WHERE bloom_contains(f, 9000000000 + g)) / 200000, 3) AS measured_fpr_pct
   FROM filters, bloom_info(f) WHERE name = 'users';
+
+\echo '== 7. a maintained filter: the bloomfilter index keeps itself in step with the table'
+CREATE INDEX users_filter ON users USING bloomfilter (user_id) WITH (fpr = 0.01);
+SELECT pg_size_pretty(pg_relation_size('users_filter')) AS filter_index_size,
+       pg_size_pretty(pg_relation_size('users_pkey')) AS btree_size,
+       round(pg_relation_size('users_pkey')::numeric / pg_relation_size('users_filter'), 1) AS btree_over_filter;
+-- a registration is an ordinary INSERT: Postgres adds the key to the filter
+-- in the same transaction, writing one index page
+INSERT INTO users VALUES (4242424242, 'newcomer');
+SELECT bloom_index_contains('users_filter', 4242424242::bigint) AS new_user_found,
+       bloom_index_contains('users_filter', 4242424243::bigint) AS other_id_found;
+-- the per-request check reads the metapage and one page: no value to detoast
+SELECT count(*) AS requests,
+       count(*) FILTER (WHERE NOT bloom_index_contains('users_filter', user_id)) AS lookups_avoided
+  FROM requests;
+SELECT items, capacity, layers, round(estimated_fpr::numeric, 5) AS estimated_fpr,
+       pg_size_pretty(bytes) AS bytes
+  FROM bloom_index_info('users_filter');
