@@ -120,7 +120,7 @@ rls:
 				 errmsg("%s is not supported on table \"%s\", which has row-level security enabled",
 						caller, get_rel_name(heapoid)),
 				 errdetail("A filter of the column would reveal keys of rows that the policies hide."),
-				 errhint("The table's owner, or a role with BYPASSRLS, may read the index.")));
+				 errhint("The table's owner (unless the table forces row-level security) or a role with BYPASSRLS may read the index.")));
 }
 
 /* Adds the leaf indexes under partitioned index indexoid to targets */

@@ -254,6 +254,9 @@ bfi_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	memset(&st, 0, sizeof(st));
 	st.index = index;
 	st.cache = bfi_cache(index);
+	/* a new file (TRUNCATE, REINDEX): forget what the old one had */
+	st.cache->known_nblocks = 0;
+	st.cache->have_meta = false;
 	init_meta(index, &st.meta, st.cache);
 	st.heap_nblocks = RelationGetNumberOfBlocks(heap);
 	st.limit = Max((uint64) maintenance_work_mem * 1024 / sizeof(uint64), 65536);

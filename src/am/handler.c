@@ -114,9 +114,11 @@ bfi_vacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
 
 	bfi_meta_for_index(info->index, &m);
 	ereport(info->message_level,
-			(errmsg("bloomfilter index \"%s\": %u layers over %u pages; deleted keys stay in the filter",
-					RelationGetRelationName(info->index), m.nlayers,
-					stats->num_pages),
+			(errmsg_plural("bloomfilter index \"%s\": %u layer over %u pages; deleted keys stay in the filter",
+						   "bloomfilter index \"%s\": %u layers over %u pages; deleted keys stay in the filter",
+						   m.nlayers,
+						   RelationGetRelationName(info->index), m.nlayers,
+						   stats->num_pages),
 			 errhint("REINDEX rebuilds the filter from the rows that remain; bloom_index_info() shows its saturation.")));
 	return stats;
 }

@@ -25,6 +25,7 @@
 #include "catalog/pg_opfamily.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
+#include "parser/parse_coerce.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/regproc.h"
@@ -132,9 +133,12 @@ bfi_validate(Oid opclassoid)
 	return result;
 }
 
-/* Whether funcid is one of this library's bloom_key_hash functions */
+/*
+ * Whether funcid is one of this library's bloom_key_hash functions taking
+ * keys of type keytype: bloom_key_hash(keytype or anyelement, bigint).
+ */
 static bool
-is_key_hash(Oid funcid)
+is_key_hash(Oid funcid, Oid keytype)
 {
 	HeapTuple	tp = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcid));
 	Form_pg_proc proc;
@@ -156,7 +160,11 @@ is_key_hash(Oid funcid)
 		bin = isnull ? NULL : TextDatumGetCString(d);
 		ours = src && bin &&
 			strncmp(src, BFI_HASH_PREFIX, strlen(BFI_HASH_PREFIX)) == 0 &&
-			strcmp(bin, "$libdir/bloomtype") == 0;
+			strcmp(bin, "$libdir/bloomtype") == 0 &&
+			proc->pronargs == 2 && proc->prorettype == INT8OID &&
+			proc->proargtypes.values[1] == INT8OID &&
+			(!OidIsValid(keytype) ||
+			 IsBinaryCoercible(keytype, proc->proargtypes.values[0]));
 	}
 	ReleaseSysCache(tp);
 	return ours;
@@ -189,10 +197,10 @@ bfi_adjustmembers(Oid opfamilyoid, Oid opclassoid, List *operators,
 					 errmsg("invalid support function number %d for access method \"bloomfilter\"",
 							op->number),
 					 errhint("A bloomfilter operator class names support function 1, bloom_key_hash(key, bigint), and nothing else.")));
-		if (!is_key_hash(op->object))
+		if (!is_key_hash(op->object, op->lefttype))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
-					 errmsg("support function 1 of access method \"bloomfilter\" must be bloomtype's bloom_key_hash, not %s",
+					 errmsg("support function 1 of access method \"bloomfilter\" must be bloomtype's bloom_key_hash for the class's type, not %s",
 							format_procedure(op->object)),
 					 errdetail("The index hashes keys with bloomtype's own key encodings; another function would not describe them.")));
 		if (OidIsValid(opclassoid))

@@ -178,13 +178,14 @@ bfi_page_share(const BfiLayer *l, uint32_t p)
 /*
  * Plans the next layer of m for capacity keys: its rate on the scalable
  * schedule, its blocks rounded up to whole pages (and the first layer to
- * at least min_pages pages, so that concurrent writers spread), placed at
- * next_blkno.
+ * at least min_pages pages, so that concurrent writers spread, with the
+ * capacity those pages hold), placed at next_blkno.
  */
 BfiStatus
 bfi_plan_layer(const BfiMeta *m, uint64_t capacity, BfiLayer *out)
 {
 	BloomPlan	plan;
+	double		blocks;
 	uint64_t	nblocks;
 	uint64_t	npages;
 
@@ -192,18 +193,38 @@ bfi_plan_layer(const BfiMeta *m, uint64_t capacity, BfiLayer *out)
 		return BFI_E_LAYERS;
 	if (bloom_plan(bloom_layer_fpr(m->fpr, m->nlayers), &plan) != BLOOM_OK)
 		return BFI_E_PARAMS;
-	if (bloom_plan_size(&plan, capacity, &nblocks) != BLOOM_OK ||
-		nblocks > BFI_MAX_PAGES * BFI_BLOCKS_PER_PAGE)
+	/* as bloom_plan_size, without a value's 512 MB limit: pages have none */
+	blocks = ceil((double) capacity / plan.keys_per_block);
+	if (blocks > (double) (BFI_MAX_PAGES * BFI_BLOCKS_PER_PAGE))
 		return BFI_E_LAYERS;
+	nblocks = blocks < 1.0 ? 1 : (uint64_t) blocks;
 	npages = (nblocks + BFI_BLOCKS_PER_PAGE - 1) / BFI_BLOCKS_PER_PAGE;
 	if (m->nlayers == 0 && npages < m->min_pages)
 		npages = m->min_pages;
 	if (m->next_blkno + npages > BFI_MAX_PAGES)
 		return BFI_E_LAYERS;
+	nblocks = npages * BFI_BLOCKS_PER_PAGE;
+
+	/*
+	 * The first layer holds what its whole pages hold at its rate: a layer
+	 * is full when one page reaches its share, and a page planned for a
+	 * few keys would reach it by chance long before the layer is full.
+	 * Later layers keep the capacities of the schedule (the first's times
+	 * expansion^i), as a value's layers do.
+	 */
+	if (m->nlayers == 0)
+	{
+		uint64_t	fits = (uint64_t) floor((double) nblocks * plan.keys_per_block);
+
+		while (fits > 0 && ceil((double) fits / plan.keys_per_block) > (double) nblocks)
+			fits--;
+		if (fits > capacity)
+			capacity = fits;
+	}
 	memset(out, 0, sizeof(*out));
 	out->first_blkno = m->next_blkno;
 	out->npages = (uint32_t) npages;
-	out->nblocks = npages * BFI_BLOCKS_PER_PAGE;
+	out->nblocks = nblocks;
 	out->capacity = capacity;
 	out->k = (uint8_t) plan.k;
 	return BFI_OK;

@@ -1,13 +1,16 @@
 /*
  * Writes the seed corpus of the fuzz harnesses: valid values of each kind
  * and near-valid ones (one field off, truncated, lying lengths).
- * Usage: make_corpus DIR   (writes DIR/decode, DIR/setops, DIR/addcontains, DIR/sizing)
+ * Usage: make_corpus DIR   (writes DIR/decode, DIR/setops, DIR/addcontains,
+ * DIR/sizing, DIR/scalable, DIR/page)
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core.h"
+#include "pagefmt.h"
 #include "../malloc_alloc.h"
 
 static const char *root;
@@ -90,6 +93,45 @@ put_scalable(const char *name, int nadds, const uint8_t *v, size_t len)
 	memcpy(m + 1, v, len);
 	put("scalable", name, m, len + 1);
 	free(m);
+}
+
+/* The page harness's input: a metapage as the glue writes it (bfi_init_meta_page) */
+static void
+put_page(const char *name, const BfiMeta *m, uint16_t flags, int flip)
+{
+	uint8_t    *page = calloc(1, BFI_PAGE_SIZE);
+	BfiOpaque	o = {0};
+	uint16_t	lower = BFI_CONTENTS_OFFSET + sizeof(BfiMeta),
+				special = BFI_PAGE_SIZE - BFI_SPECIAL_SIZE,
+				version = BFI_PAGE_SIZE | 4;
+
+	memcpy(page + BFI_PD_LOWER, &lower, 2);
+	memcpy(page + BFI_PD_UPPER, &special, 2);
+	memcpy(page + BFI_PD_SPECIAL, &special, 2);
+	memcpy(page + 18, &version, 2);
+	o.flags = flags;
+	o.page_id = BFI_PAGE_ID;
+	memcpy(page + BFI_PAGE_SIZE - BFI_SPECIAL_SIZE, &o, sizeof(o));
+	memcpy(page + BFI_CONTENTS_OFFSET, m, sizeof(*m));
+	if (flip >= 0)
+		page[flip] ^= 0x81;
+	put("page", name, page, BFI_PAGE_SIZE);
+	free(page);
+}
+
+/* A metapage with nlayers layers planned from its options */
+static void
+meta(BfiMeta *m, double fpr, unsigned expansion, uint64_t capacity, unsigned min_pages,
+	 int nlayers)
+{
+	bfi_meta_init(m, fpr, expansion, capacity, min_pages);
+	m->seed = 0;
+	m->key_class = BLOOM_KEY_INTEGER;
+	for (int i = 0; i < nlayers; i++)
+		if (bfi_add_layer(m, capacity) != BFI_OK)
+			exit(1);
+	if (bfi_meta_check(m) != BFI_OK)
+		exit(1);
 }
 
 int
@@ -266,6 +308,24 @@ main(int argc, char **argv)
 			snprintf(name, sizeof(name), "size-%zu", i);
 			put("sizing", name, b, 16);
 		}
+	}
+	/* page: metapages of 0, 1, 3 and 32 layers, and near-valid ones */
+	{
+		BfiMeta		pm;
+
+		meta(&pm, 0.01, 2, 1000, 1, 0);
+		put_page("meta-0-layers", &pm, BFI_PAGE_META, -1);
+		meta(&pm, 0.01, 2, 1000, 8, 1);
+		put_page("meta-1-layer-min-pages-8", &pm, BFI_PAGE_META, -1);
+		meta(&pm, 0.001, 4, 50, 1, 3);
+		put_page("meta-3-layers", &pm, BFI_PAGE_META, -1);
+		put_page("meta-3-layers-as-data", &pm, BFI_PAGE_DATA, -1);
+		put_page("meta-3-layers-bad-next", &pm, BFI_PAGE_META,
+				 BFI_CONTENTS_OFFSET + (int) offsetof(BfiMeta, next_blkno));
+		put_page("meta-3-layers-bad-capacity", &pm, BFI_PAGE_META,
+				 BFI_CONTENTS_OFFSET + (int) offsetof(BfiMeta, layers[2].capacity));
+		meta(&pm, 0.05, 1, 1, 1, 32);
+		put_page("meta-32-layers", &pm, BFI_PAGE_META, -1);
 	}
 	return 0;
 }

@@ -16,5 +16,6 @@ main(void)
 	failed += unit_scalable_tests();
 	failed += unit_aggstate_tests();
 	failed += unit_materialize_tests();
+	failed += unit_pagefmt_tests();
 	return failed != 0;
 }
