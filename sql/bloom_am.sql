@@ -413,6 +413,36 @@ SELECT (SELECT items FROM bloom_index_info('am_temp_i')) AS items,
        count(*) FILTER (WHERE NOT bloom_index_contains('am_temp_i', id)) AS false_negatives
   FROM am_temp;
 
+-- 14. An UPDATE that makes a partial index's predicate true brings the
+-- key in, though the key column did not change
+CREATE TABLE am_pred (id int, active bool);
+CREATE INDEX am_pred_f ON am_pred USING bloomfilter (id) WHERE active;
+INSERT INTO am_pred VALUES (5, false), (6, true);
+SELECT bloom_index_contains('am_pred_f', 5) AS before_update;
+UPDATE am_pred SET active = true WHERE id = 5;
+SELECT bloom_index_contains('am_pred_f', 5) AS after_update,
+       bloom_index_contains('am_pred_f', 6) AS six;
+DROP TABLE am_pred;
+
+-- 15. Keys of class "other" hash in the database's encoding, whatever the
+-- session's client_encoding: text arrays and jsonb written from a LATIN1
+-- session are found from a UTF8 one, and the reverse
+CREATE TABLE am_enc (a text[], j jsonb);
+CREATE INDEX am_enc_a ON am_enc USING bloomfilter (a);
+CREATE INDEX am_enc_j ON am_enc USING bloomfilter (j);
+SET client_encoding = LATIN1;
+INSERT INTO am_enc VALUES (ARRAY['caf' || chr(233)], jsonb_build_object('k', 'caf' || chr(233)));
+RESET client_encoding;
+INSERT INTO am_enc VALUES (ARRAY['na' || chr(239) || 've'], jsonb_build_object('k', 'na' || chr(239) || 've'));
+SELECT bloom_index_contains('am_enc_a', ARRAY['caf' || chr(233)]) AS latin1_row,
+       bloom_index_contains('am_enc_j', jsonb_build_object('k', 'caf' || chr(233))) AS latin1_json;
+SET client_encoding = LATIN1;
+SELECT bloom_index_contains('am_enc_a', ARRAY['na' || chr(239) || 've']) AS utf8_row,
+       bloom_index_contains('am_enc_j', jsonb_build_object('k', 'na' || chr(239) || 've')) AS utf8_json,
+       bloom_contains(bloom_index_filter('am_enc_a'), ARRAY['caf' || chr(233)]) AS snapshot;
+RESET client_encoding;
+DROP TABLE am_enc;
+
 DROP TABLE am_keys, am_users, am_nulls, am_opts, am_snap, am_words, am_conc, am_grow,
   am_unlogged, am_temp;
 DROP DOMAIN am_d8;

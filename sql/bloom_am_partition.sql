@@ -130,5 +130,26 @@ ALTER INDEX pv_f ATTACH PARTITION pv_1_f;
 INSERT INTO pv VALUES (1);
 SELECT bloom_index_contains('pv_f', 1::bigint) AS valid_now;
 
+-- a foreign partition is not indexed: the index cannot answer for the
+-- whole table, and says so rather than answer "absent"
+CREATE FOREIGN DATA WRAPPER pt_dummy_fdw;
+CREATE SERVER pt_dummy_server FOREIGN DATA WRAPPER pt_dummy_fdw;
+CREATE TABLE pf (id bigint) PARTITION BY LIST (id);
+CREATE TABLE pf_local PARTITION OF pf FOR VALUES IN (1);
+CREATE FOREIGN TABLE pf_remote PARTITION OF pf FOR VALUES IN (42) SERVER pt_dummy_server;
+INSERT INTO pf_local VALUES (1);
+CREATE INDEX pf_f ON pf USING bloomfilter (id);
+SELECT bloom_index_contains('pf_f', 42::bigint);
+-- a key that routes to an indexed partition is answered
+SELECT bloom_index_contains('pf_f', 1::bigint) AS routed_local;
+SELECT bloom_index_contains_each('pf_f', ARRAY[1, 42]);
+-- the local partition's own index answers
+SELECT bloom_index_contains(indexrelid, 1::bigint) AS local,
+       bloom_index_contains(indexrelid, 2::bigint) AS absent
+  FROM pg_index WHERE indrelid = 'pf_local'::regclass;
+DROP TABLE pf;
+DROP SERVER pt_dummy_server;
+DROP FOREIGN DATA WRAPPER pt_dummy_fdw;
+
 DROP TABLE pl, pl_b, pl_d, pr, ph, po, pv;
 DROP FUNCTION pt_reset(regclass), pt_read(regclass);

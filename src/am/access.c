@@ -18,6 +18,7 @@
 #include "bfindex.h"
 
 #include "access/relation.h"
+#include "access/table.h"
 #include "access/sysattr.h"
 #include "access/xlog.h"
 #include "catalog/index.h"
@@ -25,6 +26,7 @@
 #include "catalog/pg_inherits.h"
 #include "miscadmin.h"
 #include "optimizer/optimizer.h"
+#include "partitioning/partdesc.h"
 #include "storage/lmgr.h"
 #include "utils/acl.h"
 #include "utils/lsyscache.h"
@@ -123,30 +125,65 @@ rls:
 				 errhint("The table's owner (unless the table forces row-level security) or a role with BYPASSRLS may read the index.")));
 }
 
-/* Adds the leaf indexes under partitioned index indexoid to targets */
-static List *
-add_partitions(List *targets, Oid indexoid)
+/*
+ * The child of partitioned index indexoid (of table heap) on partition
+ * partoid.  A partition without one is an error: a foreign table's rows
+ * are not indexed, and a filter that skipped them would answer "absent"
+ * for keys the table has.
+ */
+Oid
+bfi_child_index_on(Oid indexoid, Relation heap, Oid partoid)
 {
 	List	   *children = find_inheritance_children(indexoid, NoLock);
 	ListCell   *lc;
+	Oid			found = InvalidOid;
 
 	foreach(lc, children)
 	{
-		Oid			child = lfirst_oid(lc);
+		if (IndexGetRelation(lfirst_oid(lc), true) == partoid)
+		{
+			found = lfirst_oid(lc);
+			break;
+		}
+	}
+	list_free(children);
+	if (!OidIsValid(found))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("partition \"%s\" of table \"%s\" has no bloomfilter index",
+						get_rel_name(partoid), RelationGetRelationName(heap)),
+				 errdetail("Its rows are not in the filter (a foreign table is not indexed), so the index cannot answer for the whole table."),
+				 errhint("Ask the indexes of the other partitions, or detach that partition.")));
+	return found;
+}
+
+/*
+ * Adds the leaf indexes under partitioned index indexoid, of table heapoid
+ * (locked), to targets: one for each partition of the table.
+ */
+static List *
+add_partitions(List *targets, Oid indexoid, Oid heapoid)
+{
+	Relation	heap = table_open(heapoid, NoLock);
+	PartitionDesc pd = RelationGetPartitionDesc(heap, true);
+
+	for (int i = 0; i < pd->nparts; i++)
+	{
+		Oid			child = bfi_child_index_on(indexoid, heap, pd->oids[i]);
 		BfiTarget  *t = palloc0_object(BfiTarget);
 
 		t->indexoid = child;
 		t->index = open_index(child, &t->heapoid);
 		if (t->index->rd_rel->relkind == RELKIND_PARTITIONED_INDEX)
 		{
-			targets = add_partitions(targets, child);
+			targets = add_partitions(targets, child, t->heapoid);
 			index_close(t->index, NoLock);
 			pfree(t);
 		}
 		else
 			targets = lappend(targets, t);
 	}
-	list_free(children);
+	table_close(heap, NoLock);
 	return targets;
 }
 
@@ -171,7 +208,7 @@ bfi_open_checked(Oid indexoid, const char *caller)
 List *
 bfi_open_partitions(BfiTarget *t)
 {
-	List	   *targets = add_partitions(NIL, t->indexoid);
+	List	   *targets = add_partitions(NIL, t->indexoid, t->heapoid);
 
 	index_close(t->index, NoLock);
 	pfree(t);

@@ -67,13 +67,15 @@ extern const BfiOptions *bfi_index_options(Relation index, BfiOptions *defaults)
 
 /* pages.c */
 extern BfiCache *bfi_cache(Relation index);
+extern BfiCache *bfi_cache_copy(Relation index);
 extern void bfi_read_meta(Relation index, BfiCache *c);
 extern void bfi_meta_from_page(Relation index, Page page, BfiMeta *m);
 extern void bfi_init_meta_page(Page page, const BfiMeta *m);
 extern void bfi_init_data_page(Page page, const BfiMeta *m, unsigned layer, uint32 p);
 extern Buffer bfi_read_page(Relation index, BfiCache *c, BlockNumber blkno);
 extern void bfi_extend_to(Relation index, BfiCache *c, BlockNumber blkno);
-extern void bfi_grow(Relation index, unsigned nlayers, bool wait);
+extern void bfi_grow(Relation index, BfiCache *c, unsigned nlayers, bool wait,
+					 bool warn);
 extern void bfi_meta_for_index(Relation index, BfiMeta *m);
 extern void bfi_check_data_page(Relation index, Page page, const BfiMeta *m,
 								unsigned layer, uint32 p);
@@ -103,6 +105,7 @@ typedef struct BfiTarget
 	Relation	index;			/* open, AccessShareLock */
 } BfiTarget;
 
+extern Oid	bfi_child_index_on(Oid indexoid, Relation heap, Oid partoid);
 extern BfiTarget *bfi_open_checked(Oid indexoid, const char *caller);
 extern List *bfi_open_partitions(BfiTarget *t);
 extern BfiTarget *bfi_open_partition(Oid indexoid);
@@ -111,5 +114,6 @@ extern void bfi_close_targets(List *targets);
 
 /* route.c: the partition a probe asks */
 extern List *bfi_route_targets(BfiTarget *t, const BloomKeyInfo *ki, Datum key);
+
 
 #endif							/* BFINDEX_H */

@@ -34,7 +34,7 @@
 typedef struct BuildState
 {
 	Relation	index;
-	BfiCache   *cache;
+	BloomKeyInfo key;			/* a copy: rd_amcache may be freed meanwhile */
 	BfiMeta		meta;
 	uint64		first_capacity;
 	/* hashes before the layers are sized */
@@ -133,7 +133,11 @@ size_layers(Relation index, BuildState *st, bool scan_done)
 	st->meta.build_items = (uint64) (distinct + 0.5);
 	add_layer(index, st);
 	for (uint64 i = 0; i < st->nhashes; i++)
+	{
 		build_add(index, st, bloom_get_le64((const uint8 *) &st->hashes[i]));
+		if ((i & 65535) == 65535)
+			CHECK_FOR_INTERRUPTS();
+	}
 	pfree(st->hashes);
 	st->hashes = NULL;
 	st->sized = true;
@@ -150,7 +154,7 @@ build_callback(Relation heap, ItemPointer tid, Datum *values, bool *isnull,
 	if (isnull[0])
 		return;
 	st->nkeys++;
-	h = bloom_key_hash_fast(&st->cache->key, values[0], st->meta.seed);
+	h = bloom_key_hash_fast(&st->key, values[0], st->meta.seed);
 	if (st->sized)
 	{
 		build_add(st->index, st, h);
@@ -253,11 +257,15 @@ bfi_build(Relation heap, Relation index, IndexInfo *indexInfo)
 
 	memset(&st, 0, sizeof(st));
 	st.index = index;
-	st.cache = bfi_cache(index);
-	/* a new file (TRUNCATE, REINDEX): forget what the old one had */
-	st.cache->known_nblocks = 0;
-	st.cache->have_meta = false;
-	init_meta(index, &st.meta, st.cache);
+	{
+		BfiCache   *c = bfi_cache(index);
+
+		/* a new file (TRUNCATE, REINDEX): forget what the old one had */
+		c->known_nblocks = 0;
+		c->have_meta = false;
+		st.key = c->key;
+		init_meta(index, &st.meta, c);
+	}
 	st.heap_nblocks = RelationGetNumberOfBlocks(heap);
 	st.limit = Max((uint64) maintenance_work_mem * 1024 / sizeof(uint64), 65536);
 	st.maxhashes = 1024;

@@ -40,11 +40,14 @@ check_probe(const BfiMeta *m, const BloomKeyInfo *ki)
 	bloom_check_key(m->key_class, m->key_type, ki, false);
 }
 
-/* Reads target t's metapage into its cache, checked for probes of ki */
+/*
+ * Reads target t's metapage into a copy of its cache (see bfi_cache_copy),
+ * checked for probes of ki
+ */
 static BfiCache *
 target_meta(BfiTarget *t, const BloomKeyInfo *ki)
 {
-	BfiCache   *c = bfi_cache(t->index);
+	BfiCache   *c = bfi_cache_copy(t->index);
 
 	bfi_read_meta(t->index, c);
 	if (ki)
@@ -182,8 +185,12 @@ bloom_index_contains_each(PG_FUNCTION_ARGS)
 		if (!hashed || hashed_seed != c->meta.seed)
 		{
 			for (int j = 0; j < n; j++)
+			{
 				if (!nulls[j])
 					h[j] = bloom_key_hash_fast(ki, elems[j], c->meta.seed);
+				if ((j & 4095) == 4095)
+					CHECK_FOR_INTERRUPTS();
+			}
 			hashed = true;
 			hashed_seed = c->meta.seed;
 		}

@@ -62,7 +62,7 @@ bfi_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
 		   Relation heapRel, IndexUniqueCheck checkUnique, bool indexUnchanged,
 		   IndexInfo *indexInfo)
 {
-	BfiCache   *c;
+	BfiCache	c;
 	const BfiLayer *l;
 	unsigned	n;
 	uint64		h;
@@ -79,32 +79,40 @@ bfi_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
 	/*
 	 * NULLs are not keys.  An UPDATE that left the column alone (the
 	 * executor's hint) brings no new key: the old row's key is in already.
+	 * Not so for a partial index: the hint does not look at the predicate,
+	 * and an UPDATE that makes it true brings the key in.
 	 */
-	if (isnull[0] || indexUnchanged)
+	if (isnull[0] || (indexUnchanged && indexInfo->ii_Predicate == NIL))
 		return false;
 
-	c = bfi_cache(index);
-	bfi_read_meta(index, c);
-	if (c->meta.nlayers == 0)
+	/*
+	 * Work on a copy of the index's cache: hashing may detoast or call a
+	 * send function, which may process a relcache invalidation that frees
+	 * rd_amcache.
+	 */
+	c = *bfi_cache(index);
+	bfi_read_meta(index, &c);
+	if (c.meta.nlayers == 0)
 	{
 		/* an unlogged index after a crash, reset to its init fork */
-		bfi_grow(index, 0, true);
-		bfi_read_meta(index, c);
+		bfi_grow(index, &c, 0, true, true);
+		bfi_read_meta(index, &c);
 	}
-	h = bloom_key_hash_fast(&c->key, values[0], c->meta.seed);
+	h = bloom_key_hash_fast(&c.key, values[0], c.meta.seed);
 
-	n = c->meta.nlayers - 1;
+	n = c.meta.nlayers - 1;
 	for (unsigned i = 0; i < n; i++)
-		if (probe_layer(index, c, i, h))
-			return false;
+		if (probe_layer(index, &c, i, h))
+			goto done;
 
-	l = &c->meta.layers[n];
+	l = &c.meta.layers[n];
 	bfi_locate(l, h, &blkno, &off);
 	p = blkno - l->first_blkno;
-	buf = bfi_read_page(index, c, blkno);
+	buf = bfi_read_page(index, &c, blkno);
 	if (!BufferIsValid(buf))
 	{
-		bfi_extend_to(index, c, blkno);
+		/* after a crash: the file may lack pages a layer was given */
+		bfi_extend_to(index, &c, blkno);
 		buf = ReadBuffer(index, blkno);
 	}
 	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
@@ -112,11 +120,11 @@ bfi_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
 	isnew = PageIsNew(page);
 	if (!isnew)
 	{
-		bfi_check_data_page(index, page, &c->meta, n, p);
+		bfi_check_data_page(index, page, &c.meta, n, p);
 		if (bloom_block_test((const uint8 *) page + off, l->k, h))
 		{
 			UnlockReleaseBuffer(buf);
-			return false;
+			goto done;
 		}
 	}
 
@@ -128,7 +136,7 @@ bfi_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
 	state = GenericXLogStart(index);
 	page = GenericXLogRegisterBuffer(state, buf, isnew ? GENERIC_XLOG_FULL_IMAGE : 0);
 	if (isnew)
-		bfi_init_data_page(page, &c->meta, n, p);
+		bfi_init_data_page(page, &c.meta, n, p);
 	bloom_block_set((uint8 *) page + off, l->k, h);
 	nitems = ++bfi_opaque(page)->nitems;
 	GenericXLogFinish(state);
@@ -138,14 +146,19 @@ bfi_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
 	if (nitems >= share)
 	{
 		if (n + 1 < BFI_MAX_LAYERS)
-			bfi_grow(index, n + 1, false);
+			bfi_grow(index, &c, n + 1, false, nitems == share);
 		else if (nitems == share)
 			ereport(WARNING,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 					 errmsg("bloomfilter index \"%s\" has its most layers (%d); its false-positive rate will rise above %g",
 							RelationGetRelationName(index), BFI_MAX_LAYERS,
-							c->meta.fpr),
+							c.meta.fpr),
 					 errhint("REINDEX the index: the build sizes the filter for the rows it finds.")));
 	}
+
+done:
+	/* what the file has, for the next insert (the cache may be new) */
+	bfi_cache(index)->known_nblocks = Max(bfi_cache(index)->known_nblocks,
+										  c.known_nblocks);
 	return false;
 }

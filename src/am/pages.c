@@ -15,6 +15,7 @@
 #include "bfindex.h"
 
 #include "access/generic_xlog.h"
+#include "miscadmin.h"
 #include "storage/lmgr.h"
 #include "utils/memutils.h"
 #include "utils/lsyscache.h"
@@ -35,6 +36,20 @@ bfi_cache(Relation index)
 								index->rd_indexcxt);
 		index->rd_amcache = c;
 	}
+	return c;
+}
+
+/*
+ * A copy of the index's cache, in CurrentMemoryContext, for a reader that
+ * hashes keys while it works: hashing may detoast or call a send function,
+ * which may process a relcache invalidation that frees rd_amcache.
+ */
+BfiCache *
+bfi_cache_copy(Relation index)
+{
+	BfiCache   *c = palloc(sizeof(BfiCache));
+
+	*c = *bfi_cache(index);
 	return c;
 }
 
@@ -148,6 +163,7 @@ bfi_extend_to(Relation index, BfiCache *c, BlockNumber blkno)
 
 		c->known_nblocks = BufferGetBlockNumber(buf) + 1;
 		ReleaseBuffer(buf);
+		CHECK_FOR_INTERRUPTS();
 	}
 	UnlockRelationForExtension(index, ExclusiveLock);
 }
@@ -157,12 +173,14 @@ bfi_extend_to(Relation index, BfiCache *c, BlockNumber blkno)
  * did it first.  The heavyweight lock on the metapage's number is the
  * growth mutex (GIN guards its pending list the same way); inserters that
  * find it taken (wait false) go on adding to the newest layer meanwhile,
- * which overfills it a little and never loses a key.  One generic WAL
- * record changes the metapage; the new layer's pages are made by their
- * first keys.
+ * which overfills it a little and never loses a key.  The new layer's
+ * pages are added to the file first (zero pages, not logged: each is
+ * logged whole by its first key), so that inserters find them there; then
+ * one generic WAL record changes the metapage.  warn: say so when the
+ * index cannot grow.
  */
 void
-bfi_grow(Relation index, unsigned nlayers, bool wait)
+bfi_grow(Relation index, BfiCache *c, unsigned nlayers, bool wait, bool warn)
 {
 	Buffer		buf;
 	GenericXLogState *state;
@@ -175,33 +193,34 @@ bfi_grow(Relation index, unsigned nlayers, bool wait)
 	else if (!ConditionalLockPage(index, BFI_META_BLKNO, ExclusiveLock))
 		return;
 
-	buf = ReadBuffer(index, BFI_META_BLKNO);
-	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
-	bfi_meta_from_page(index, BufferGetPage(buf), &m);
+	/* only this backend changes the layer table while it holds the lock */
+	bfi_meta_for_index(index, &m);
 	if (m.nlayers != nlayers)
 	{
-		UnlockReleaseBuffer(buf);
 		UnlockPage(index, BFI_META_BLKNO, ExclusiveLock);
 		return;
 	}
 	st = bfi_add_layer(&m, m.min_capacity);
 	if (st != BFI_OK)
 	{
-		UnlockReleaseBuffer(buf);
 		UnlockPage(index, BFI_META_BLKNO, ExclusiveLock);
 		if (nlayers == 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 					 errmsg("index \"%s\" cannot hold its first layer",
 							RelationGetRelationName(index))));
-		ereport(WARNING,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("bloomfilter index \"%s\" has its most layers (%u); its false-positive rate will rise above %g",
-						RelationGetRelationName(index), nlayers, m.fpr),
-				 errhint("REINDEX the index: the build sizes the filter for the rows it finds.")));
+		if (warn)
+			ereport(WARNING,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("bloomfilter index \"%s\" cannot grow past %u layers; its false-positive rate will rise above %g",
+							RelationGetRelationName(index), nlayers, m.fpr),
+					 errhint("REINDEX the index: the build sizes the filter for the rows it finds.")));
 		return;
 	}
+	bfi_extend_to(index, c, m.next_blkno - 1);
 
+	buf = ReadBuffer(index, BFI_META_BLKNO);
+	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
 	state = GenericXLogStart(index);
 	page = GenericXLogRegisterBuffer(state, buf, 0);
 	memcpy(PageGetContents(page), &m, sizeof(m));

@@ -139,26 +139,6 @@ partition_for(PartitionKey pk, PartitionDesc pd, Datum value)
 	return part;
 }
 
-/* The child of partitioned index indexoid that indexes table heapoid */
-static Oid
-child_index_on(Oid indexoid, Oid heapoid)
-{
-	List	   *children = find_inheritance_children(indexoid, NoLock);
-	ListCell   *lc;
-	Oid			found = InvalidOid;
-
-	foreach(lc, children)
-	{
-		if (IndexGetRelation(lfirst_oid(lc), true) == heapoid)
-		{
-			found = lfirst_oid(lc);
-			break;
-		}
-	}
-	list_free(children);
-	return found;
-}
-
 /*
  * Routes key (described by ki) through partitioned index, of table heapoid
  * (locked by the caller): ROUTE_ONE with the leaf index to ask in *leaf,
@@ -197,12 +177,7 @@ route(Relation index, Oid heapoid, const BloomKeyInfo *ki, Datum key, Oid *leaf)
 		goto done;
 	}
 	child_heap = pd->oids[part];
-	child_index = child_index_on(RelationGetRelid(index), child_heap);
-	if (!OidIsValid(child_index))
-	{
-		r = ROUTE_ALL;
-		goto done;
-	}
+	child_index = bfi_child_index_on(RelationGetRelid(index), heap, child_heap);
 	if (pd->is_leaf[part])
 		*leaf = child_index;
 	else

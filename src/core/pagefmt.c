@@ -109,8 +109,9 @@ bfi_meta_decode(const uint8_t *page, BfiMeta *m)
 
 	memcpy(&o, page + BFI_PAGE_SIZE - BFI_SPECIAL_SIZE, sizeof(o));
 	if (get_u16(page + BFI_PD_SPECIAL) != BFI_PAGE_SIZE - BFI_SPECIAL_SIZE ||
+		get_u16(page + BFI_PD_UPPER) != BFI_PAGE_SIZE - BFI_SPECIAL_SIZE ||
 		o.page_id != BFI_PAGE_ID || o.flags != BFI_PAGE_META ||
-		get_u16(page + BFI_PD_LOWER) < BFI_CONTENTS_OFFSET + sizeof(BfiMeta))
+		get_u16(page + BFI_PD_LOWER) != BFI_CONTENTS_OFFSET + sizeof(BfiMeta))
 		return BFI_E_MAGIC;
 	memcpy(m, page + BFI_CONTENTS_OFFSET, sizeof(*m));
 	return bfi_meta_check(m);

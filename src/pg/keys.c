@@ -17,6 +17,7 @@
 #include "bloomtype.h"
 
 #include "catalog/namespace.h"
+#include "mb/pg_wchar.h"
 #include "catalog/pg_type.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
@@ -209,6 +210,40 @@ bpchar_true_len(const char *s, int len)
 	return len;
 }
 
+/*
+ * The binary send form of a key of class "other", with any text in it in
+ * the database's encoding.  Send functions write text in the client's
+ * encoding (pq_sendtext): jsonb, enums, arrays and records of text would
+ * otherwise hash differently in a session with another client_encoding,
+ * and a filter (or an index, written by many sessions) would miss keys.
+ * The session's client encoding is set aside while the function runs.
+ */
+static bytea *
+send_in_server_encoding(BloomKeyInfo *ki, Datum value)
+{
+	int			client = pg_get_client_encoding();
+	int			server = GetDatabaseEncoding();
+	bytea	   *b;
+
+	if (client == server || client == PG_SQL_ASCII || server == PG_SQL_ASCII)
+		return SendFunctionCall(&ki->sendfn, value);
+
+	if (SetClientEncoding(server) < 0)
+		elog(ERROR, "could not set the client encoding to the database encoding");
+	PG_TRY();
+	{
+		b = SendFunctionCall(&ki->sendfn, value);
+	}
+	PG_FINALLY();
+	{
+		if (SetClientEncoding(client) < 0)
+			elog(ERROR, "could not restore client encoding \"%s\"",
+				 pg_encoding_to_char(client));
+	}
+	PG_END_TRY();
+	return b;
+}
+
 uint64
 bloom_key_hash(BloomKeyInfo *ki, Datum value, uint64 seed)
 {
@@ -248,7 +283,7 @@ bloom_key_hash(BloomKeyInfo *ki, Datum value, uint64 seed)
 			}
 		case BKE_OTHER:
 			{
-				bytea	   *b = SendFunctionCall(&ki->sendfn, value);
+				bytea	   *b = send_in_server_encoding(ki, value);
 				uint64		h = bloom_hash_bytes(seed, VARDATA(b),
 												 VARSIZE(b) - VARHDRSZ);
 

@@ -418,8 +418,10 @@ test_meta_decode(void **state)
 	CORRUPT(BFI_E_VERSION, page[BFI_CONTENTS_OFFSET + 4] = 9);
 	CORRUPT(BFI_E_PARAMS, page[BFI_CONTENTS_OFFSET + offsetof(BfiMeta, expansion)] = 0);
 	CORRUPT(BFI_E_LAYERS, page[BFI_CONTENTS_OFFSET + offsetof(BfiMeta, next_blkno)]++);
-	/* pd_lower past the metapage is not refused; nitems of the metapage not read */
-	CORRUPT(BFI_OK, put16(page + BFI_PD_LOWER, BFI_CONTENTS_OFFSET + sizeof(BfiMeta) + 8));
+	/* pd_lower and pd_upper exactly as the glue sets them (generic WAL zeroes between them) */
+	CORRUPT(BFI_E_MAGIC, put16(page + BFI_PD_LOWER, BFI_CONTENTS_OFFSET + sizeof(BfiMeta) + 8));
+	CORRUPT(BFI_E_MAGIC, put16(page + BFI_PD_UPPER, 100));
+	CORRUPT(BFI_E_MAGIC, put16(page + BFI_PD_UPPER, BFI_PAGE_SIZE));
 	CORRUPT(BFI_OK, page[BFI_PAGE_SIZE - BFI_SPECIAL_SIZE] = 7);
 #undef CORRUPT
 	free(page);
