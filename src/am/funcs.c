@@ -21,6 +21,7 @@
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "utils/array.h"
+#include "utils/arrayaccess.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 
@@ -144,36 +145,59 @@ probe_layer_batch(Relation index, BfiCache *c, unsigned i, const uint64 *h,
 	return left;
 }
 
+/*
+ * The result of bloom_index_contains_each: a boolean array of keys' shape,
+ * NULL where keys has a NULL, its booleans false; *found points at them,
+ * one for each non-NULL element, in order.  Made in place, so that a batch
+ * of many keys allocates little besides its hashes.
+ */
+static ArrayType *
+result_like(ArrayType *keys, int n, int nvalues, bool **found)
+{
+	int			ndim = ARR_NDIM(keys);
+	bool		hasnull = ARR_HASNULL(keys);
+	int32		dataoffset = hasnull ? ARR_OVERHEAD_WITHNULLS(ndim, n) : 0;
+	Size		nbytes = (hasnull ? dataoffset : ARR_OVERHEAD_NONULLS(ndim)) + nvalues;
+	ArrayType  *result = palloc0(nbytes);
+
+	SET_VARSIZE(result, nbytes);
+	result->ndim = ndim;
+	result->dataoffset = dataoffset;
+	result->elemtype = BOOLOID;
+	memcpy(ARR_DIMS(result), ARR_DIMS(keys), ndim * sizeof(int));
+	memcpy(ARR_LBOUND(result), ARR_LBOUND(keys), ndim * sizeof(int));
+	if (hasnull)
+		array_bitmap_copy(ARR_NULLBITMAP(result), 0, ARR_NULLBITMAP(keys), 0, n);
+	*found = (bool *) ARR_DATA_PTR(result);
+	return result;
+}
+
 PG_FUNCTION_INFO_V1(bloom_index_contains_each);
 Datum
 bloom_index_contains_each(PG_FUNCTION_ARGS)
 {
 	ArrayType  *keys = PG_GETARG_ARRAYTYPE_P(1);
 	BloomKeyInfo *ki = bt_cache_key(fcinfo, BKE_UNKNOWN, true);
-	Oid			elemtype = ARR_ELEMTYPE(keys);
+	int			n = ArrayGetNItems(ARR_NDIM(keys), ARR_DIMS(keys));
 	int16		typlen;
 	bool		typbyval;
 	char		typalign;
-	Datum	   *elems;
-	bool	   *nulls;
-	int			n;
 	uint64	   *h;
+	uint32		nvalues = 0;
 	bool	   *found;
 	uint32	   *pending;
 	uint32	   *order;
-	uint64		hashed_seed = 0;
-	bool		hashed = false;
+	uint64		seed = 0;
 	List	   *targets;
 	ListCell   *lc;
-	Datum	   *out;
-	ArrayType  *result;
+	ArrayType  *result = NULL;
 
-	get_typlenbyvalalign(elemtype, &typlen, &typbyval, &typalign);
-	deconstruct_array(keys, elemtype, typlen, typbyval, typalign, &elems, &nulls, &n);
-	h = palloc_array(uint64, Max(n, 1));
-	found = palloc0_array(bool, Max(n, 1));
-	pending = palloc_array(uint32, Max(n, 1));
-	order = palloc_array(uint32, Max(n, 1));
+	if (n == 0)
+		PG_RETURN_ARRAYTYPE_P(construct_empty_array(BOOLOID));
+	get_typlenbyvalalign(ARR_ELEMTYPE(keys), &typlen, &typbyval, &typalign);
+	h = palloc_array(uint64, n);
+	pending = palloc_array(uint32, n);
+	order = palloc_array(uint32, n);
 
 	targets = bfi_open_targets(PG_GETARG_OID(0), "bloom_index_contains_each");
 	foreach(lc, targets)
@@ -182,32 +206,46 @@ bloom_index_contains_each(PG_FUNCTION_ARGS)
 		BfiCache   *c = target_meta(t, ki);
 		uint32		npending = 0;
 
-		if (!hashed || hashed_seed != c->meta.seed)
+		if (lc == list_head(targets))
 		{
+			/* the non-NULL elements' hashes, in order */
+			array_iter	it;
+
+			seed = c->meta.seed;
+			array_iter_setup(&it, (AnyArrayType *) keys);
 			for (int j = 0; j < n; j++)
 			{
-				if (!nulls[j])
-					h[j] = bloom_key_hash_fast(ki, elems[j], c->meta.seed);
+				bool		isnull;
+				Datum		d = array_iter_next(&it, &isnull, j, typlen, typbyval,
+												typalign);
+
+				if (!isnull)
+					h[nvalues++] = bloom_key_hash_fast(ki, d, seed);
 				if ((j & 4095) == 4095)
 					CHECK_FOR_INTERRUPTS();
 			}
-			hashed = true;
-			hashed_seed = c->meta.seed;
+			result = result_like(keys, n, nvalues, &found);
 		}
-		for (int j = 0; j < n; j++)
-			if (!nulls[j] && !found[j])
-				pending[npending++] = (uint32) j;
+		else if (c->meta.seed != seed)
+			elog(ERROR, "partitions of index \"%s\" hash with different seeds",
+				 get_rel_name(PG_GETARG_OID(0)));
+		for (uint32 j = 0; j < nvalues; j++)
+			if (!found[j])
+				pending[npending++] = j;
 		for (unsigned i = 0; i < c->meta.nlayers && npending > 0; i++)
 			npending = probe_layer_batch(t->index, c, i, h, found, pending,
 										 npending, order);
 	}
 	bfi_close_targets(targets);
+	if (targets == NIL)
+	{
+		/* a partitioned index without partitions: nothing is present */
+		bits8	   *bitmap = ARR_NULLBITMAP(keys);
 
-	out = palloc_array(Datum, Max(n, 1));
-	for (int j = 0; j < n; j++)
-		out[j] = BoolGetDatum(found[j]);
-	result = construct_md_array(out, nulls, ARR_NDIM(keys), ARR_DIMS(keys),
-								ARR_LBOUND(keys), BOOLOID, 1, true, TYPALIGN_CHAR);
+		for (int j = 0; j < n; j++)
+			nvalues += (bitmap == NULL || (bitmap[j / 8] & (1 << (j % 8))) != 0);
+		result = result_like(keys, n, nvalues, &found);
+	}
 	PG_RETURN_ARRAYTYPE_P(result);
 }
 
