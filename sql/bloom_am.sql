@@ -422,7 +422,17 @@ SELECT bloom_index_contains('am_pred_f', 5) AS before_update;
 UPDATE am_pred SET active = true WHERE id = 5;
 SELECT bloom_index_contains('am_pred_f', 5) AS after_update,
        bloom_index_contains('am_pred_f', 6) AS six;
-DROP TABLE am_pred;
+-- and one whose trigger changes the key, though the SET list does not
+CREATE TABLE am_trig (k int, note text);
+CREATE INDEX am_trig_f ON am_trig USING bloomfilter (k);
+CREATE FUNCTION am_trig_set_k() RETURNS trigger LANGUAGE plpgsql AS
+  $$ BEGIN NEW.k := 424242; RETURN NEW; END $$;
+CREATE TRIGGER am_trig_t BEFORE UPDATE ON am_trig FOR EACH ROW EXECUTE FUNCTION am_trig_set_k();
+INSERT INTO am_trig VALUES (1, 'a');
+UPDATE am_trig SET note = 'b';
+SELECT k, bloom_index_contains('am_trig_f', k) AS found FROM am_trig;
+DROP TABLE am_pred, am_trig;
+DROP FUNCTION am_trig_set_k();
 
 -- 15. Keys of class "other" hash in the database's encoding, whatever the
 -- session's client_encoding: text arrays and jsonb written from a LATIN1

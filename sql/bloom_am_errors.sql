@@ -228,3 +228,11 @@ DROP FUNCTION bloom_am_fake_hash(bigint, bigint);
 
 DROP TABLE am_err;
 DROP COLLATION bloom_am_ci;
+
+-- an empty array is checked as any other: the index, and the key type
+SELECT bloom_index_contains_each('pg_class_oid_index', '{}'::bigint[]);
+CREATE TABLE am_err_empty (id int);
+CREATE INDEX am_err_empty_f ON am_err_empty USING bloomfilter (id);
+SELECT bloom_index_contains_each('am_err_empty_f', '{}'::text[]);
+SELECT bloom_index_contains_each('am_err_empty_f', '{}'::int[]) AS empty;
+DROP TABLE am_err_empty;

@@ -125,6 +125,17 @@ rls:
 				 errhint("The table's owner (unless the table forces row-level security) or a role with BYPASSRLS may read the index.")));
 }
 
+static void
+missing_partition_index(Relation heap, Oid partoid)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("partition \"%s\" of table \"%s\" has no bloomfilter index",
+					get_rel_name(partoid), RelationGetRelationName(heap)),
+			 errdetail("Its rows are not in the filter (a foreign table is not indexed), so the index cannot answer for the whole table."),
+			 errhint("Ask the indexes of the other partitions, or detach that partition.")));
+}
+
 /*
  * The child of partitioned index indexoid (of table heap) on partition
  * partoid.  A partition without one is an error: a foreign table's rows
@@ -148,12 +159,7 @@ bfi_child_index_on(Oid indexoid, Relation heap, Oid partoid)
 	}
 	list_free(children);
 	if (!OidIsValid(found))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("partition \"%s\" of table \"%s\" has no bloomfilter index",
-						get_rel_name(partoid), RelationGetRelationName(heap)),
-				 errdetail("Its rows are not in the filter (a foreign table is not indexed), so the index cannot answer for the whole table."),
-				 errhint("Ask the indexes of the other partitions, or detach that partition.")));
+		missing_partition_index(heap, partoid);
 	return found;
 }
 
@@ -166,11 +172,25 @@ add_partitions(List *targets, Oid indexoid, Oid heapoid)
 {
 	Relation	heap = table_open(heapoid, NoLock);
 	PartitionDesc pd = RelationGetPartitionDesc(heap, true);
+	List	   *children = find_inheritance_children(indexoid, NoLock);
+	int			nchildren = list_length(children);
+	Oid		   *child_heap = palloc_array(Oid, Max(nchildren, 1));
+
+	/* each child index's table, looked up once (not once a partition) */
+	for (int j = 0; j < nchildren; j++)
+		child_heap[j] = IndexGetRelation(list_nth_oid(children, j), true);
 
 	for (int i = 0; i < pd->nparts; i++)
 	{
-		Oid			child = bfi_child_index_on(indexoid, heap, pd->oids[i]);
-		BfiTarget  *t = palloc0_object(BfiTarget);
+		Oid			child = InvalidOid;
+		BfiTarget  *t;
+
+		for (int j = 0; j < nchildren && !OidIsValid(child); j++)
+			if (child_heap[j] == pd->oids[i])
+				child = list_nth_oid(children, j);
+		if (!OidIsValid(child))
+			missing_partition_index(heap, pd->oids[i]);
+		t = palloc0_object(BfiTarget);
 
 		t->indexoid = child;
 		t->index = open_index(child, &t->heapoid);
@@ -184,6 +204,8 @@ add_partitions(List *targets, Oid indexoid, Oid heapoid)
 			targets = lappend(targets, t);
 	}
 	table_close(heap, NoLock);
+	list_free(children);
+	pfree(child_heap);
 	return targets;
 }
 

@@ -52,7 +52,9 @@ typedef struct BfiCache
 	BfiMeta		meta;			/* the metapage as last read */
 	bool		have_meta;
 	BlockNumber known_nblocks;	/* pages the file had when last asked */
-	BloomKeyInfo key;			/* encoding of the column's keys */
+	BloomKeyInfo *key;			/* encoding of the column's keys: apart, in
+								 * rd_indexcxt, so that copies of the cache
+								 * share its send function's state */
 } BfiCache;
 
 static inline BfiOpaque *

@@ -34,7 +34,8 @@
 typedef struct BuildState
 {
 	Relation	index;
-	BloomKeyInfo key;			/* a copy: rd_amcache may be freed meanwhile */
+	BloomKeyInfo *key;			/* in rd_indexcxt: rd_amcache may be freed
+								 * meanwhile, the key info is not */
 	BfiMeta		meta;
 	uint64		first_capacity;
 	/* hashes before the layers are sized */
@@ -154,7 +155,7 @@ build_callback(Relation heap, ItemPointer tid, Datum *values, bool *isnull,
 	if (isnull[0])
 		return;
 	st->nkeys++;
-	h = bloom_key_hash_fast(&st->key, values[0], st->meta.seed);
+	h = bloom_key_hash_fast(st->key, values[0], st->meta.seed);
 	if (st->sized)
 	{
 		build_add(st->index, st, h);
@@ -239,9 +240,9 @@ init_meta(Relation index, BfiMeta *m, BfiCache *c)
 	const BfiOptions *o = bfi_index_options(index, &defaults);
 
 	bfi_meta_init(m, o->fpr, o->expansion, o->min_capacity, o->min_pages);
-	m->key_class = c->key.key_class;
-	m->key_type = c->key.key_type;
-	m->key_typid = c->key.typid;
+	m->key_class = c->key->key_class;
+	m->key_type = c->key->key_type;
+	m->key_typid = c->key->typid;
 }
 
 IndexBuildResult *

@@ -192,12 +192,10 @@ bloom_index_contains_each(PG_FUNCTION_ARGS)
 	ListCell   *lc;
 	ArrayType  *result = NULL;
 
-	if (n == 0)
-		PG_RETURN_ARRAYTYPE_P(construct_empty_array(BOOLOID));
 	get_typlenbyvalalign(ARR_ELEMTYPE(keys), &typlen, &typbyval, &typalign);
-	h = palloc_array(uint64, n);
-	pending = palloc_array(uint32, n);
-	order = palloc_array(uint32, n);
+	h = palloc_array(uint64, Max(n, 1));
+	pending = palloc_array(uint32, Max(n, 1));
+	order = palloc_array(uint32, Max(n, 1));
 
 	targets = bfi_open_targets(PG_GETARG_OID(0), "bloom_index_contains_each");
 	foreach(lc, targets)
@@ -237,6 +235,8 @@ bloom_index_contains_each(PG_FUNCTION_ARGS)
 										 npending, order);
 	}
 	bfi_close_targets(targets);
+	if (n == 0)
+		PG_RETURN_ARRAYTYPE_P(construct_empty_array(BOOLOID));
 	if (targets == NIL)
 	{
 		/* a partitioned index without partitions: nothing is present */

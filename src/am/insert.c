@@ -77,12 +77,12 @@ bfi_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
 	GenericXLogState *state;
 
 	/*
-	 * NULLs are not keys.  An UPDATE that left the column alone (the
-	 * executor's hint) brings no new key: the old row's key is in already.
-	 * Not so for a partial index: the hint does not look at the predicate,
-	 * and an UPDATE that makes it true brings the key in.
+	 * NULLs are not keys.  The executor's indexUnchanged hint is not used:
+	 * it is a guess from the UPDATE's SET list (a trigger may change the
+	 * key, and it ignores a partial index's predicate), and a key whose
+	 * bits are set costs a page read and writes nothing anyway.
 	 */
-	if (isnull[0] || (indexUnchanged && indexInfo->ii_Predicate == NIL))
+	if (isnull[0])
 		return false;
 
 	/*
@@ -98,7 +98,7 @@ bfi_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
 		bfi_grow(index, &c, 0, true, true);
 		bfi_read_meta(index, &c);
 	}
-	h = bloom_key_hash_fast(&c.key, values[0], c.meta.seed);
+	h = bloom_key_hash_fast(c.key, values[0], c.meta.seed);
 
 	n = c.meta.nlayers - 1;
 	for (unsigned i = 0; i < n; i++)
@@ -157,8 +157,11 @@ bfi_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
 	}
 
 done:
-	/* what the file has, for the next insert (the cache may be new) */
-	bfi_cache(index)->known_nblocks = Max(bfi_cache(index)->known_nblocks,
-										  c.known_nblocks);
+	{
+		/* what the file has, for the next insert (the cache may be new) */
+		BfiCache   *cache = bfi_cache(index);
+
+		cache->known_nblocks = Max(cache->known_nblocks, c.known_nblocks);
+	}
 	return false;
 }

@@ -4,11 +4,11 @@
  *		The pages of a bloomfilter index: the metapage and its cached copy,
  *		data pages made on first use, and growth by a new layer.
  *
- * Space for a layer is allotted in the metapage (next_blkno) and not in
- * the file: the file is extended when a page is first written, and that
- * first write logs the page's full image, so a crash or a standby may lack
- * pages that hold no key yet.  Readers treat a page past the end of the
- * file, or a new (all-zero) page, as holding no keys.
+ A new layer's pages are added to the file (all zero, not logged) before
+ * the metapage names them; a page's first key logs its full image.  So a
+ * crash or a standby may lack pages that hold no key yet: readers treat a
+ * page past the end of the file, or a new (all-zero) page, as holding no
+ * keys, and an insert after a crash extends the file again if it must.
  *
  *-------------------------------------------------------------------------
  */
@@ -31,8 +31,9 @@ bfi_cache(Relation index)
 		Oid			typid;
 
 		c = MemoryContextAllocZero(index->rd_indexcxt, sizeof(BfiCache));
+		c->key = MemoryContextAlloc(index->rd_indexcxt, sizeof(BloomKeyInfo));
 		typid = getBaseType(TupleDescAttr(RelationGetDescr(index), 0)->atttypid);
-		bloom_keyinfo_init_type(&c->key, bloom_key_enc_for_type(typid), typid,
+		bloom_keyinfo_init_type(c->key, bloom_key_enc_for_type(typid), typid,
 								index->rd_indexcxt);
 		index->rd_amcache = c;
 	}
@@ -154,18 +155,22 @@ bfi_read_page(Relation index, BfiCache *c, BlockNumber blkno)
 void
 bfi_extend_to(Relation index, BfiCache *c, BlockNumber blkno)
 {
+	BufferAccessStrategy bulk = GetAccessStrategy(BAS_BULKWRITE);
+
 	LockRelationForExtension(index, ExclusiveLock);
 	c->known_nblocks = RelationGetNumberOfBlocks(index);
 	while (c->known_nblocks <= blkno)
 	{
+		/* a new layer's pages: through a ring, not all of shared_buffers */
 		Buffer		buf = ReadBufferExtended(index, MAIN_FORKNUM, P_NEW,
-											 RBM_NORMAL, NULL);
+											 RBM_NORMAL, bulk);
 
 		c->known_nblocks = BufferGetBlockNumber(buf) + 1;
 		ReleaseBuffer(buf);
 		CHECK_FOR_INTERRUPTS();
 	}
 	UnlockRelationForExtension(index, ExclusiveLock);
+	FreeAccessStrategy(bulk);
 }
 
 /*

@@ -80,53 +80,9 @@ extern double bloom_layer_estimate_fpr(const BloomLayer *l);
 #define BLOOM_PROBE_MUL		UINT64_C(0x9E3779B97F4A7C15)
 
 /*
- * Sets (or tests) the k bits of hash h in nblocks blocks of bits at data:
- * the layout of a blocked filter and of each layer of a scalable one.
- */
-static inline void
-bloom_bits_insert(uint8_t *data, uint64_t nblocks, int k, uint64_t h)
-{
-	uint8_t    *blk = data + bloom_mulhi64(h, nblocks) * BLOOM_BLOCK_BYTES;
-	uint64_t	x = h;
-
-	for (int i = 0; i < k; i++)
-	{
-		unsigned	bit;
-
-		x *= BLOOM_PROBE_MUL;
-		bit = (unsigned) (x >> (64 - BLOOM_BLOCK_LOG2));
-		blk[bit >> 3] |= (uint8_t) (1u << (bit & 7));
-	}
-}
-
-/*
- * All k bits are tested, without an early exit: for an absent key the
- * first clear bit comes at a random probe, and the mispredicted branch
- * costs more than the few loads from the same cache line.
- */
-static inline bool
-bloom_bits_contain(const uint8_t *data, uint64_t nblocks, int k, uint64_t h)
-{
-	const uint8_t *blk = data + bloom_mulhi64(h, nblocks) * BLOOM_BLOCK_BYTES;
-	uint64_t	x = h;
-	unsigned	ok = 1;
-
-	for (int i = 0; i < k; i++)
-	{
-		unsigned	bit;
-
-		x *= BLOOM_PROBE_MUL;
-		bit = (unsigned) (x >> (64 - BLOOM_BLOCK_LOG2));
-		ok &= (unsigned) blk[bit >> 3] >> (bit & 7);
-	}
-	return (ok & 1) != 0;
-}
-
-/*
- * The k bits of hash h inside one 64-byte block blk (the block the caller
- * chose with bloom_mulhi64(h, nblocks)): the same positions as
- * bloom_bits_insert and bloom_bits_contain.  The index keeps its blocks on
- * pages and sets them one at a time; set reports whether a bit changed.
+ * The k bits of hash h inside one 64-byte block blk, the block chosen by
+ * bloom_mulhi64(h, nblocks).  The index keeps its blocks on pages and sets
+ * them one at a time; set reports whether a bit changed.
  */
 static inline bool
 bloom_block_set(uint8_t *blk, int k, uint64_t h)
@@ -148,6 +104,11 @@ bloom_block_set(uint8_t *blk, int k, uint64_t h)
 	return changed != 0;
 }
 
+/*
+ * All k bits are tested, without an early exit: for an absent key the
+ * first clear bit comes at a random probe, and the mispredicted branch
+ * costs more than the few loads from the same cache line.
+ */
 static inline bool
 bloom_block_test(const uint8_t *blk, int k, uint64_t h)
 {
@@ -163,6 +124,22 @@ bloom_block_test(const uint8_t *blk, int k, uint64_t h)
 		ok &= (unsigned) blk[bit >> 3] >> (bit & 7);
 	}
 	return (ok & 1) != 0;
+}
+
+/*
+ * Sets (or tests) the k bits of hash h in nblocks blocks of bits at data:
+ * the layout of a blocked filter and of each layer of a scalable one.
+ */
+static inline void
+bloom_bits_insert(uint8_t *data, uint64_t nblocks, int k, uint64_t h)
+{
+	(void) bloom_block_set(data + bloom_mulhi64(h, nblocks) * BLOOM_BLOCK_BYTES, k, h);
+}
+
+static inline bool
+bloom_bits_contain(const uint8_t *data, uint64_t nblocks, int k, uint64_t h)
+{
+	return bloom_block_test(data + bloom_mulhi64(h, nblocks) * BLOOM_BLOCK_BYTES, k, h);
 }
 
 /* The block hash h falls in, for prefetching */

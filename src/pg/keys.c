@@ -225,7 +225,8 @@ send_in_server_encoding(BloomKeyInfo *ki, Datum value)
 	int			server = GetDatabaseEncoding();
 	bytea	   *b;
 
-	if (client == server || client == PG_SQL_ASCII || server == PG_SQL_ASCII)
+	/* no conversion: the same encoding, or a SQL_ASCII client */
+	if (client == server || client == PG_SQL_ASCII)
 		return SendFunctionCall(&ki->sendfn, value);
 
 	if (SetClientEncoding(server) < 0)
