@@ -49,7 +49,7 @@ $(OBJS) $(OBJS:.o=.bc): $(CORE_HDRS) $(wildcard $(srcdir)/src/pg/*.h) \
 # core module, one binary
 UNIT_CFLAGS = -O2 -g -Wall -Wextra -std=gnu99 -I$(srcdir)/src/core
 UNIT_SRCS = $(srcdir)/test/unit/run_unit.c $(wildcard $(srcdir)/test/unit/test_*.c)
-test/unit/run_unit: $(UNIT_SRCS) $(srcdir)/test/unit/unit.h $(srcdir)/test/malloc_alloc.h \
+test/unit/run_unit: $(UNIT_SRCS) $(wildcard $(srcdir)/test/unit/*.h) $(srcdir)/test/malloc_alloc.h \
 		$(addprefix $(srcdir)/,$(CORE_SRCS)) $(CORE_HDRS)
 	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(addprefix $(srcdir)/,$(CORE_SRCS)) -lcmocka -lm
 

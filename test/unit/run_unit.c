@@ -17,5 +17,6 @@ main(void)
 	failed += unit_aggstate_tests();
 	failed += unit_materialize_tests();
 	failed += unit_pagefmt_tests();
+	failed += unit_pagemap_tests();
 	return failed != 0;
 }

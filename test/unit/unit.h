@@ -27,6 +27,7 @@ extern int	unit_scalable_tests(void);
 extern int	unit_aggstate_tests(void);
 extern int	unit_materialize_tests(void);
 extern int	unit_pagefmt_tests(void);
+extern int	unit_pagemap_tests(void);
 
 /* test_aggstate.c: states for the tests of both state files */
 extern BloomFilter new_hashlist(uint64_t nslots, double fpr, const BloomAlloc *a);
