@@ -125,42 +125,64 @@ rls:
 				 errhint("The table's owner (unless the table forces row-level security) or a role with BYPASSRLS may read the index.")));
 }
 
-static void
-missing_partition_index(Relation heap, Oid partoid)
+
+/* The child indexes of a partitioned index, with their tables */
+typedef struct ChildIndexes
 {
+	List	   *oids;
+	Oid		   *heaps;			/* the table of each, looked up once */
+} ChildIndexes;
+
+static void
+load_children(ChildIndexes *ci, Oid indexoid)
+{
+	int			j = 0;
+	ListCell   *lc;
+
+	ci->oids = find_inheritance_children(indexoid, NoLock);
+	ci->heaps = palloc_array(Oid, Max(list_length(ci->oids), 1));
+	foreach(lc, ci->oids)
+		ci->heaps[j++] = IndexGetRelation(lfirst_oid(lc), true);
+}
+
+/*
+ * The child index on partition partoid of table heap.  A partition without
+ * one is an error: a foreign table's rows are not indexed, and a filter
+ * that skipped them would answer "absent" for keys the table has.
+ */
+static Oid
+child_on(const ChildIndexes *ci, Relation heap, Oid partoid)
+{
+	for (int j = 0; j < list_length(ci->oids); j++)
+		if (ci->heaps[j] == partoid)
+			return list_nth_oid(ci->oids, j);
 	ereport(ERROR,
 			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 			 errmsg("partition \"%s\" of table \"%s\" has no bloomfilter index",
 					get_rel_name(partoid), RelationGetRelationName(heap)),
 			 errdetail("Its rows are not in the filter (a foreign table is not indexed), so the index cannot answer for the whole table."),
 			 errhint("Ask the indexes of the other partitions, or detach that partition.")));
+	return InvalidOid;			/* keep compiler quiet */
 }
 
-/*
- * The child of partitioned index indexoid (of table heap) on partition
- * partoid.  A partition without one is an error: a foreign table's rows
- * are not indexed, and a filter that skipped them would answer "absent"
- * for keys the table has.
- */
+static void
+free_children(ChildIndexes *ci)
+{
+	list_free(ci->oids);
+	pfree(ci->heaps);
+}
+
+/* The child of partitioned index indexoid (of table heap) on partition partoid */
 Oid
 bfi_child_index_on(Oid indexoid, Relation heap, Oid partoid)
 {
-	List	   *children = find_inheritance_children(indexoid, NoLock);
-	ListCell   *lc;
-	Oid			found = InvalidOid;
+	ChildIndexes ci;
+	Oid			child;
 
-	foreach(lc, children)
-	{
-		if (IndexGetRelation(lfirst_oid(lc), true) == partoid)
-		{
-			found = lfirst_oid(lc);
-			break;
-		}
-	}
-	list_free(children);
-	if (!OidIsValid(found))
-		missing_partition_index(heap, partoid);
-	return found;
+	load_children(&ci, indexoid);
+	child = child_on(&ci, heap, partoid);
+	free_children(&ci);
+	return child;
 }
 
 /*
@@ -172,25 +194,13 @@ add_partitions(List *targets, Oid indexoid, Oid heapoid)
 {
 	Relation	heap = table_open(heapoid, NoLock);
 	PartitionDesc pd = RelationGetPartitionDesc(heap, true);
-	List	   *children = find_inheritance_children(indexoid, NoLock);
-	int			nchildren = list_length(children);
-	Oid		   *child_heap = palloc_array(Oid, Max(nchildren, 1));
+	ChildIndexes ci;
 
-	/* each child index's table, looked up once (not once a partition) */
-	for (int j = 0; j < nchildren; j++)
-		child_heap[j] = IndexGetRelation(list_nth_oid(children, j), true);
-
+	load_children(&ci, indexoid);
 	for (int i = 0; i < pd->nparts; i++)
 	{
-		Oid			child = InvalidOid;
-		BfiTarget  *t;
-
-		for (int j = 0; j < nchildren && !OidIsValid(child); j++)
-			if (child_heap[j] == pd->oids[i])
-				child = list_nth_oid(children, j);
-		if (!OidIsValid(child))
-			missing_partition_index(heap, pd->oids[i]);
-		t = palloc0_object(BfiTarget);
+		Oid			child = child_on(&ci, heap, pd->oids[i]);
+		BfiTarget  *t = palloc0_object(BfiTarget);
 
 		t->indexoid = child;
 		t->index = open_index(child, &t->heapoid);
@@ -204,8 +214,7 @@ add_partitions(List *targets, Oid indexoid, Oid heapoid)
 			targets = lappend(targets, t);
 	}
 	table_close(heap, NoLock);
-	list_free(children);
-	pfree(child_heap);
+	free_children(&ci);
 	return targets;
 }
 

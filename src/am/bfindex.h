@@ -50,7 +50,6 @@ typedef struct BfiOptions
 typedef struct BfiCache
 {
 	BfiMeta		meta;			/* the metapage as last read */
-	bool		have_meta;
 	BlockNumber known_nblocks;	/* pages the file had when last asked */
 	BloomKeyInfo *key;			/* encoding of the column's keys: apart, in
 								 * rd_indexcxt, so that copies of the cache
@@ -70,12 +69,13 @@ extern const BfiOptions *bfi_index_options(Relation index, BfiOptions *defaults)
 /* pages.c */
 extern BfiCache *bfi_cache(Relation index);
 extern BfiCache *bfi_cache_copy(Relation index);
-extern void bfi_read_meta(Relation index, BfiCache *c);
-extern void bfi_meta_from_page(Relation index, Page page, BfiMeta *m);
 extern void bfi_init_meta_page(Page page, const BfiMeta *m);
 extern void bfi_init_data_page(Page page, const BfiMeta *m, unsigned layer, uint32 p);
 extern Buffer bfi_read_page(Relation index, BfiCache *c, BlockNumber blkno);
+extern Page bfi_read_data_page(Relation index, BfiCache *c, unsigned i, uint32 p,
+							   Buffer *buf);
 extern void bfi_extend_to(Relation index, BfiCache *c, BlockNumber blkno);
+extern void bfi_warn_full(Relation index, unsigned nlayers, double fpr);
 extern void bfi_grow(Relation index, BfiCache *c, unsigned nlayers, bool wait,
 					 bool warn);
 extern void bfi_meta_for_index(Relation index, BfiMeta *m);

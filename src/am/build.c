@@ -263,7 +263,6 @@ bfi_build(Relation heap, Relation index, IndexInfo *indexInfo)
 
 		/* a new file (TRUNCATE, REINDEX): forget what the old one had */
 		c->known_nblocks = 0;
-		c->have_meta = false;
 		st.key = c->key;
 		init_meta(index, &st.meta, c);
 	}

@@ -50,7 +50,7 @@ target_meta(BfiTarget *t, const BloomKeyInfo *ki)
 {
 	BfiCache   *c = bfi_cache_copy(t->index);
 
-	bfi_read_meta(t->index, c);
+	bfi_meta_for_index(t->index, &c->meta);
 	if (ki)
 		check_probe(&c->meta, ki);
 	return c;
@@ -111,20 +111,11 @@ probe_layer_batch(Relation index, BfiCache *c, unsigned i, const uint64 *h,
 	{
 		uint32		end = start[p];
 		Buffer		buf;
-		Page		page = NULL;
+		Page		page;
 
 		if (j == end)
 			continue;
-		buf = bfi_read_page(index, c, l->first_blkno + p);
-		if (BufferIsValid(buf))
-		{
-			LockBuffer(buf, BUFFER_LOCK_SHARE);
-			page = BufferGetPage(buf);
-			if (PageIsNew(page))
-				page = NULL;
-			else
-				bfi_check_data_page(index, page, &c->meta, i, p);
-		}
+		page = bfi_read_data_page(index, c, i, p, &buf);
 		for (; j < end; j++)
 		{
 			uint32		key = order[j];
@@ -137,7 +128,7 @@ probe_layer_batch(Relation index, BfiCache *c, unsigned i, const uint64 *h,
 			else
 				pending[left++] = key;
 		}
-		if (BufferIsValid(buf))
+		if (page)
 			UnlockReleaseBuffer(buf);
 		CHECK_FOR_INTERRUPTS();
 	}
@@ -146,19 +137,26 @@ probe_layer_batch(Relation index, BfiCache *c, unsigned i, const uint64 *h,
 }
 
 /*
- * The result of bloom_index_contains_each: a boolean array of keys' shape,
- * NULL where keys has a NULL, its booleans false; *found points at them,
- * one for each non-NULL element, in order.  Made in place, so that a batch
- * of many keys allocates little besides its hashes.
+ * The result of bloom_index_contains_each: a boolean array of keys' shape
+ * (n elements), NULL where keys has a NULL, its booleans false; *found
+ * points at them, *nvalues of them, one for each non-NULL element, in
+ * order.  Made in place, so that a batch of many keys allocates little
+ * besides its hashes.
  */
 static ArrayType *
-result_like(ArrayType *keys, int n, int nvalues, bool **found)
+result_like(ArrayType *keys, int n, bool **found, uint32 *nvalues)
 {
 	int			ndim = ARR_NDIM(keys);
-	bool		hasnull = ARR_HASNULL(keys);
-	int32		dataoffset = hasnull ? ARR_OVERHEAD_WITHNULLS(ndim, n) : 0;
-	Size		nbytes = (hasnull ? dataoffset : ARR_OVERHEAD_NONULLS(ndim)) + nvalues;
-	ArrayType  *result = palloc0(nbytes);
+	bits8	   *nulls = ARR_NULLBITMAP(keys);
+	int32		dataoffset = nulls ? ARR_OVERHEAD_WITHNULLS(ndim, n) : 0;
+	Size		nbytes;
+	ArrayType  *result;
+
+	*nvalues = 0;
+	for (int j = 0; j < n; j++)
+		*nvalues += (nulls == NULL || (nulls[j / 8] & (1 << (j % 8))) != 0);
+	nbytes = (nulls ? dataoffset : ARR_OVERHEAD_NONULLS(ndim)) + *nvalues;
+	result = palloc0(nbytes);
 
 	SET_VARSIZE(result, nbytes);
 	result->ndim = ndim;
@@ -166,8 +164,8 @@ result_like(ArrayType *keys, int n, int nvalues, bool **found)
 	result->elemtype = BOOLOID;
 	memcpy(ARR_DIMS(result), ARR_DIMS(keys), ndim * sizeof(int));
 	memcpy(ARR_LBOUND(result), ARR_LBOUND(keys), ndim * sizeof(int));
-	if (hasnull)
-		array_bitmap_copy(ARR_NULLBITMAP(result), 0, ARR_NULLBITMAP(keys), 0, n);
+	if (nulls)
+		array_bitmap_copy(ARR_NULLBITMAP(result), 0, nulls, 0, n);
 	*found = (bool *) ARR_DATA_PTR(result);
 	return result;
 }
@@ -183,14 +181,14 @@ bloom_index_contains_each(PG_FUNCTION_ARGS)
 	bool		typbyval;
 	char		typalign;
 	uint64	   *h;
-	uint32		nvalues = 0;
+	uint32		nvalues;
 	bool	   *found;
 	uint32	   *pending;
 	uint32	   *order;
 	uint64		seed = 0;
 	List	   *targets;
 	ListCell   *lc;
-	ArrayType  *result = NULL;
+	ArrayType  *result = result_like(keys, n, &found, &nvalues);
 
 	get_typlenbyvalalign(ARR_ELEMTYPE(keys), &typlen, &typbyval, &typalign);
 	h = palloc_array(uint64, Max(n, 1));
@@ -208,6 +206,7 @@ bloom_index_contains_each(PG_FUNCTION_ARGS)
 		{
 			/* the non-NULL elements' hashes, in order */
 			array_iter	it;
+			uint32		v = 0;
 
 			seed = c->meta.seed;
 			array_iter_setup(&it, (AnyArrayType *) keys);
@@ -218,11 +217,10 @@ bloom_index_contains_each(PG_FUNCTION_ARGS)
 												typalign);
 
 				if (!isnull)
-					h[nvalues++] = bloom_key_hash_fast(ki, d, seed);
+					h[v++] = bloom_key_hash_fast(ki, d, seed);
 				if ((j & 4095) == 4095)
 					CHECK_FOR_INTERRUPTS();
 			}
-			result = result_like(keys, n, nvalues, &found);
 		}
 		else if (c->meta.seed != seed)
 			elog(ERROR, "partitions of index \"%s\" hash with different seeds",
@@ -235,17 +233,6 @@ bloom_index_contains_each(PG_FUNCTION_ARGS)
 										 npending, order);
 	}
 	bfi_close_targets(targets);
-	if (n == 0)
-		PG_RETURN_ARRAYTYPE_P(construct_empty_array(BOOLOID));
-	if (targets == NIL)
-	{
-		/* a partitioned index without partitions: nothing is present */
-		bits8	   *bitmap = ARR_NULLBITMAP(keys);
-
-		for (int j = 0; j < n; j++)
-			nvalues += (bitmap == NULL || (bitmap[j / 8] & (1 << (j % 8))) != 0);
-		result = result_like(keys, n, nvalues, &found);
-	}
 	PG_RETURN_ARRAYTYPE_P(result);
 }
 
@@ -264,20 +251,15 @@ scan_layer(Relation index, BfiCache *c, unsigned i, page_fn fn, void *arg)
 
 	for (uint32 p = 0; p < l->npages; p++)
 	{
-		Buffer		buf = bfi_read_page(index, c, l->first_blkno + p);
-		Page		page;
+		Buffer		buf;
+		Page		page = bfi_read_data_page(index, c, i, p, &buf);
 
-		if (!BufferIsValid(buf))
-			continue;
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		page = BufferGetPage(buf);
-		if (!PageIsNew(page))
+		if (page)
 		{
-			bfi_check_data_page(index, page, &c->meta, i, p);
 			fn((const uint8 *) page + BFI_DATA_OFFSET, bfi_page_blocks(l, p),
 			   bfi_opaque(page)->nitems, p, arg);
+			UnlockReleaseBuffer(buf);
 		}
-		UnlockReleaseBuffer(buf);
 		CHECK_FOR_INTERRUPTS();
 	}
 }
@@ -405,11 +387,6 @@ stat_page(const uint8 *blocks, uint32 nblocks, uint64 nitems, uint32 p, void *ar
 	s->fpr_sum += bloom_layer_estimate_fpr(&view) * nblocks;
 }
 
-static int64
-clamp_int64(uint64 v)
-{
-	return v > (uint64) PG_INT64_MAX ? PG_INT64_MAX : (int64) v;
-}
 
 PG_FUNCTION_INFO_V1(bloom_index_info);
 Datum

@@ -27,19 +27,13 @@ probe_layer(Relation index, BfiCache *c, unsigned i, uint64 h)
 	uint32		off;
 	Buffer		buf;
 	Page		page;
-	bool		found = false;
+	bool		found;
 
 	bfi_locate(l, h, &blkno, &off);
-	buf = bfi_read_page(index, c, blkno);
-	if (!BufferIsValid(buf))
+	page = bfi_read_data_page(index, c, i, blkno - l->first_blkno, &buf);
+	if (page == NULL)
 		return false;
-	LockBuffer(buf, BUFFER_LOCK_SHARE);
-	page = BufferGetPage(buf);
-	if (!PageIsNew(page))
-	{
-		bfi_check_data_page(index, page, &c->meta, i, blkno - l->first_blkno);
-		found = bloom_block_test((const uint8 *) page + off, l->k, h);
-	}
+	found = bloom_block_test((const uint8 *) page + off, l->k, h);
 	UnlockReleaseBuffer(buf);
 	return found;
 }
@@ -91,12 +85,12 @@ bfi_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
 	 * rd_amcache.
 	 */
 	c = *bfi_cache(index);
-	bfi_read_meta(index, &c);
+	bfi_meta_for_index(index, &c.meta);
 	if (c.meta.nlayers == 0)
 	{
 		/* an unlogged index after a crash, reset to its init fork */
 		bfi_grow(index, &c, 0, true, true);
-		bfi_read_meta(index, &c);
+		bfi_meta_for_index(index, &c.meta);
 	}
 	h = bloom_key_hash_fast(c.key, values[0], c.meta.seed);
 
@@ -148,12 +142,7 @@ bfi_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
 		if (n + 1 < BFI_MAX_LAYERS)
 			bfi_grow(index, &c, n + 1, false, nitems == share);
 		else if (nitems == share)
-			ereport(WARNING,
-					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("bloomfilter index \"%s\" has its most layers (%d); its false-positive rate will rise above %g",
-							RelationGetRelationName(index), BFI_MAX_LAYERS,
-							c.meta.fpr),
-					 errhint("REINDEX the index: the build sizes the filter for the rows it finds.")));
+			bfi_warn_full(index, BFI_MAX_LAYERS, c.meta.fpr);
 	}
 
 done:

@@ -55,8 +55,8 @@ bfi_cache_copy(Relation index)
 }
 
 /* Decodes the metapage in page into m, or reports the index corrupted */
-void
-bfi_meta_from_page(Relation index, Page page, BfiMeta *m)
+static void
+meta_from_page(Relation index, Page page, BfiMeta *m)
 {
 	BfiStatus	st = bfi_meta_decode((const uint8 *) page, m);
 
@@ -82,18 +82,6 @@ bfi_check_data_page(Relation index, Page page, const BfiMeta *m,
 				 errhint("REINDEX the index.")));
 }
 
-/* Reads the metapage (under a share lock) into the cache */
-void
-bfi_read_meta(Relation index, BfiCache *c)
-{
-	Buffer		buf = ReadBuffer(index, BFI_META_BLKNO);
-
-	LockBuffer(buf, BUFFER_LOCK_SHARE);
-	bfi_meta_from_page(index, BufferGetPage(buf), &c->meta);
-	UnlockReleaseBuffer(buf);
-	c->have_meta = true;
-}
-
 /* A copy of the index's metapage as it is now */
 void
 bfi_meta_for_index(Relation index, BfiMeta *m)
@@ -101,7 +89,7 @@ bfi_meta_for_index(Relation index, BfiMeta *m)
 	Buffer		buf = ReadBuffer(index, BFI_META_BLKNO);
 
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
-	bfi_meta_from_page(index, BufferGetPage(buf), m);
+	meta_from_page(index, BufferGetPage(buf), m);
 	UnlockReleaseBuffer(buf);
 }
 
@@ -151,6 +139,31 @@ bfi_read_page(Relation index, BfiCache *c, BlockNumber blkno)
 	return ReadBuffer(index, blkno);
 }
 
+/*
+ * Page p of layer i (of the metapage in c), share-locked and checked, with
+ * its buffer in *buf for the caller to UnlockReleaseBuffer; NULL, and no
+ * buffer held, for a page the file lacks or that no key has written.
+ */
+Page
+bfi_read_data_page(Relation index, BfiCache *c, unsigned i, uint32 p, Buffer *buf)
+{
+	Page		page;
+
+	*buf = bfi_read_page(index, c, c->meta.layers[i].first_blkno + p);
+	if (!BufferIsValid(*buf))
+		return NULL;
+	LockBuffer(*buf, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(*buf);
+	if (PageIsNew(page))
+	{
+		UnlockReleaseBuffer(*buf);
+		*buf = InvalidBuffer;
+		return NULL;
+	}
+	bfi_check_data_page(index, page, &c->meta, i, p);
+	return page;
+}
+
 /* Extends the file so that it has page blkno (new pages stay all zero) */
 void
 bfi_extend_to(Relation index, BfiCache *c, BlockNumber blkno)
@@ -171,6 +184,17 @@ bfi_extend_to(Relation index, BfiCache *c, BlockNumber blkno)
 	}
 	UnlockRelationForExtension(index, ExclusiveLock);
 	FreeAccessStrategy(bulk);
+}
+
+/* The newest layer of a filter that cannot grow keeps taking keys */
+void
+bfi_warn_full(Relation index, unsigned nlayers, double fpr)
+{
+	ereport(WARNING,
+			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			 errmsg("bloomfilter index \"%s\" cannot grow past %u layers; its false-positive rate will rise above %g",
+					RelationGetRelationName(index), nlayers, fpr),
+			 errhint("REINDEX the index: the build sizes the filter for the rows it finds.")));
 }
 
 /*
@@ -215,11 +239,7 @@ bfi_grow(Relation index, BfiCache *c, unsigned nlayers, bool wait, bool warn)
 					 errmsg("index \"%s\" cannot hold its first layer",
 							RelationGetRelationName(index))));
 		if (warn)
-			ereport(WARNING,
-					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("bloomfilter index \"%s\" cannot grow past %u layers; its false-positive rate will rise above %g",
-							RelationGetRelationName(index), nlayers, m.fpr),
-					 errhint("REINDEX the index: the build sizes the filter for the rows it finds.")));
+			bfi_warn_full(index, nlayers, m.fpr);
 		return;
 	}
 	bfi_extend_to(index, c, m.next_blkno - 1);

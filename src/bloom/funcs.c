@@ -211,11 +211,6 @@ bloom_intersect_scalable(PG_FUNCTION_ARGS)
  * ---------------------------------------------------------------------
  */
 
-static int64
-clamp_int64(uint64 v)
-{
-	return v > (uint64) PG_INT64_MAX ? PG_INT64_MAX : (int64) v;
-}
 
 /*
  * bloom_info: version 1.0's entry point describes an aggregate's hash list

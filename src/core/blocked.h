@@ -49,6 +49,8 @@ extern BloomStatus bloom_plan(double fpr, BloomPlan *plan);
 extern BloomStatus bloom_plan_reuse(double fpr, BloomPlan *plan);
 extern BloomStatus bloom_plan_size(const BloomPlan *plan, uint64_t capacity,
 								   uint64_t *nblocks);
+extern BloomStatus bloom_plan_size_in(const BloomPlan *plan, uint64_t capacity,
+									  uint64_t maxblocks, uint64_t *nblocks);
 extern uint64_t bloom_plan_max_capacity(const BloomPlan *plan);
 extern uint64_t bloom_plan_max_capacity_in(const BloomPlan *plan, uint64_t maxblocks);
 

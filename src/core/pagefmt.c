@@ -186,7 +186,6 @@ BfiStatus
 bfi_plan_layer(const BfiMeta *m, uint64_t capacity, BfiLayer *out)
 {
 	BloomPlan	plan;
-	double		blocks;
 	uint64_t	nblocks;
 	uint64_t	npages;
 
@@ -194,11 +193,10 @@ bfi_plan_layer(const BfiMeta *m, uint64_t capacity, BfiLayer *out)
 		return BFI_E_LAYERS;
 	if (bloom_plan(bloom_layer_fpr(m->fpr, m->nlayers), &plan) != BLOOM_OK)
 		return BFI_E_PARAMS;
-	/* as bloom_plan_size, without a value's 512 MB limit: pages have none */
-	blocks = ceil((double) capacity / plan.keys_per_block);
-	if (blocks > (double) (BFI_MAX_PAGES * BFI_BLOCKS_PER_PAGE))
+	/* the index's limit, not a value's 512 MB: layers live on pages */
+	if (bloom_plan_size_in(&plan, capacity, BFI_MAX_PAGES * BFI_BLOCKS_PER_PAGE,
+						   &nblocks) != BLOOM_OK)
 		return BFI_E_LAYERS;
-	nblocks = blocks < 1.0 ? 1 : (uint64_t) blocks;
 	npages = (nblocks + BFI_BLOCKS_PER_PAGE - 1) / BFI_BLOCKS_PER_PAGE;
 	if (m->nlayers == 0 && npages < m->min_pages)
 		npages = m->min_pages;
@@ -215,10 +213,8 @@ bfi_plan_layer(const BfiMeta *m, uint64_t capacity, BfiLayer *out)
 	 */
 	if (m->nlayers == 0)
 	{
-		uint64_t	fits = (uint64_t) floor((double) nblocks * plan.keys_per_block);
+		uint64_t	fits = bloom_plan_max_capacity_in(&plan, nblocks);
 
-		while (fits > 0 && ceil((double) fits / plan.keys_per_block) > (double) nblocks)
-			fits--;
 		if (fits > capacity)
 			capacity = fits;
 	}

@@ -193,8 +193,14 @@ bloom_plan_reuse(double fpr, BloomPlan *plan)
 	return bloom_plan(fpr, plan);
 }
 
+/*
+ * The blocks capacity keys planned as plan need, at most maxblocks
+ * (BLOOM_E_CAPACITY past them): a value's limit for bloom_plan_size, the
+ * index's own for its layers, which live on pages and not in one value.
+ */
 BloomStatus
-bloom_plan_size(const BloomPlan *plan, uint64_t capacity, uint64_t *nblocks)
+bloom_plan_size_in(const BloomPlan *plan, uint64_t capacity, uint64_t maxblocks,
+				   uint64_t *nblocks)
 {
 	double		blocks;
 
@@ -203,10 +209,16 @@ bloom_plan_size(const BloomPlan *plan, uint64_t capacity, uint64_t *nblocks)
 	blocks = ceil((double) capacity / plan->keys_per_block);
 	if (blocks < 1.0)
 		blocks = 1.0;
-	if (blocks > (double) BLOOM_MAX_BLOCKS)
+	if (blocks > (double) maxblocks)
 		return BLOOM_E_CAPACITY;
 	*nblocks = (uint64_t) blocks;
 	return BLOOM_OK;
+}
+
+BloomStatus
+bloom_plan_size(const BloomPlan *plan, uint64_t capacity, uint64_t *nblocks)
+{
+	return bloom_plan_size_in(plan, capacity, BLOOM_MAX_BLOCKS, nblocks);
 }
 
 /* The most keys maxblocks blocks planned as plan hold */
@@ -216,7 +228,7 @@ bloom_plan_max_capacity_in(const BloomPlan *plan, uint64_t maxblocks)
 	uint64_t	cap = (uint64_t) floor((double) maxblocks * plan->keys_per_block);
 	uint64_t	nb;
 
-	while (cap > 0 && (bloom_plan_size(plan, cap, &nb) != BLOOM_OK || nb > maxblocks))
+	while (cap > 0 && bloom_plan_size_in(plan, cap, maxblocks, &nb) != BLOOM_OK)
 		cap--;
 	return cap;
 }

@@ -114,6 +114,13 @@ bloom_check_key(uint8 key_class, uint32 key_type, const BloomKeyInfo *ki,
 	Datum name##_##suffix(PG_FUNCTION_ARGS) { return call; }
 #define BT_NO_ALIAS(suffix, sqltype)
 
+/* A count for a bigint column: a 64-bit count past its range shows as its top */
+static inline int64
+clamp_int64(uint64 v)
+{
+	return v > (uint64) PG_INT64_MAX ? PG_INT64_MAX : (int64) v;
+}
+
 /* ---------------------------------------------------------------------
  * memory.c: memory for the core
  * ---------------------------------------------------------------------
