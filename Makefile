@@ -5,26 +5,33 @@ MODULE_big = bloomtype
 # the core (plain C, no PostgreSQL): what tests, fuzzers and benchmarks link
 CORE_SRCS = src/core/format.c src/core/sizing.c src/core/blocked.c \
 	src/core/scalable.c src/core/aggstate.c src/core/distinct.c \
-	src/core/materialize.c src/core/pagefmt.c
+	src/core/materialize.c src/core/pagefmt.c src/core/counting.c \
+	src/core/cuckoo_format.c src/core/cuckoo.c
 CORE_HDRS = $(wildcard $(srcdir)/src/core/*.h)
 # the glue every family shares, then one folder per family
-PG_SRCS = src/pg/keys.c src/pg/memory.c src/pg/cache.c src/pg/io.c
+PG_SRCS = src/pg/keys.c src/pg/memory.c src/pg/cache.c src/pg/io.c \
+	src/pg/batch.c src/pg/agg.c
 BLOOM_SRCS = src/bloom/value.c src/bloom/construct.c src/bloom/funcs.c \
 	src/bloom/batch.c src/bloom/agg.c
+COUNTING_SRCS = src/counting/value.c src/counting/funcs.c src/counting/batch.c \
+	src/counting/agg.c
+CUCKOO_SRCS = src/cuckoo/value.c src/cuckoo/funcs.c src/cuckoo/batch.c src/cuckoo/agg.c
 # the index access method, on its own
 AM_SRCS = src/am/handler.c src/am/pages.c src/am/build.c src/am/insert.c \
 	src/am/validate.c src/am/access.c src/am/route.c src/am/funcs.c
 
 OBJS = bloom_ext.o $(PG_SRCS:.c=.o) $(BLOOM_SRCS:.c=.o) $(AM_SRCS:.c=.o) \
+	$(COUNTING_SRCS:.c=.o) $(CUCKOO_SRCS:.c=.o) \
 	$(CORE_SRCS:.c=.o)
 DATA = bloomtype--1.0.sql bloomtype--1.0--1.1.sql bloomtype--1.1--1.2.sql \
-	bloomtype--1.2--1.3.sql
-DATA_built = bloomtype--1.3.sql
+	bloomtype--1.2--1.3.sql bloomtype--1.3--1.4.sql
+DATA_built = bloomtype--1.4.sql
 PGFILEDESC = "bloomtype - probabilistic filter data types"
 
-REGRESS = bloom_io bloom_install bloom_funcs bloom_keys bloom_agg bloom_setops bloom_stats bloom_cache bloom_hostile bloom_batch bloom_scalable bloom_am bloom_am_errors bloom_am_partition bloom_upgrade bloom_trusted
+REGRESS = bloom_io bloom_install bloom_funcs bloom_keys bloom_agg bloom_setops bloom_stats bloom_cache bloom_hostile bloom_batch bloom_scalable bloom_am bloom_am_errors bloom_am_partition counting_funcs cuckoo_funcs bloom_upgrade bloom_trusted
 
-PG_CPPFLAGS = -I$(srcdir)/src/core -I$(srcdir)/src/pg -I$(srcdir)/src/am -std=gnu99
+PG_CPPFLAGS = -I$(srcdir)/src/core -I$(srcdir)/src/pg -I$(srcdir)/src/am \
+	-I$(srcdir)/src/counting -I$(srcdir)/src/cuckoo -std=gnu99
 SHLIB_LINK = -lm
 
 PG_CONFIG ?= pg_config
@@ -35,15 +42,17 @@ include $(PGXS)
 # fragments and the key types (scripts/gen_sql.pl says how; PGXS sets
 # .DELETE_ON_ERROR, so a failed run leaves no script behind)
 SQL_FRAGMENTS = $(addprefix $(srcdir)/,src/pg/bloomtype.sql.in src/pg/type.sql.in \
-	src/bloom/bloomfilter.sql.in src/am/bloomindex.sql.in)
-bloomtype--1.3.sql: $(srcdir)/scripts/gen_sql.pl $(srcdir)/src/pg/keytypes.h $(SQL_FRAGMENTS)
+	src/bloom/bloomfilter.sql.in src/am/bloomindex.sql.in \
+	src/counting/countingbloom.sql.in src/cuckoo/cuckoofilter.sql.in)
+bloomtype--1.4.sql: $(srcdir)/scripts/gen_sql.pl $(srcdir)/src/pg/keytypes.h $(SQL_FRAGMENTS)
 	$(PERL) $(srcdir)/scripts/gen_sql.pl $(srcdir)/src/pg/keytypes.h \
 		$(srcdir)/src/pg/bloomtype.sql.in > $@
 
 # PGXS tracks no header dependencies
 # (and the JIT bitcode PGXS installs beside them)
 $(OBJS) $(OBJS:.o=.bc): $(CORE_HDRS) $(wildcard $(srcdir)/src/pg/*.h) \
-	$(wildcard $(srcdir)/src/bloom/*.h) $(wildcard $(srcdir)/src/am/*.h)
+	$(wildcard $(srcdir)/src/bloom/*.h) $(wildcard $(srcdir)/src/am/*.h) \
+	$(wildcard $(srcdir)/src/counting/*.h) $(wildcard $(srcdir)/src/cuckoo/*.h)
 
 # C unit tests of the core (cmocka), no PostgreSQL needed: one file per
 # core module, one binary

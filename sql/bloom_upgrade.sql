@@ -107,4 +107,29 @@ SELECT oc.opcname, oc.opcintype::regtype, oc.opcdefault, f.opfname
 CREATE TABLE upgraded_t AS SELECT g AS id FROM generate_series(1, 1000) g;
 CREATE INDEX upgraded_t_f ON upgraded_t USING bloomfilter (id);
 SELECT count(*) FILTER (WHERE bloom_index_contains('upgraded_t_f', id)) AS found FROM upgraded_t;
-DROP TABLE upgraded_t;
+
+-- 1.3 -> 1.4: the countingbloom and cuckoofilter types, their functions,
+-- operators and aggregates; values and the index of 1.3 are unchanged
+CREATE TABLE kept13 AS
+  SELECT 1 AS id, bloom_agg(id) AS f FROM upgraded_t
+  UNION ALL SELECT 2, bloom_empty(100, 0.01, 0)
+  UNION ALL SELECT 3, bloom_index_filter('upgraded_t_f');
+CREATE TEMP TABLE before_14 AS SELECT id, md5(f::bytea) AS digest FROM kept13;
+ALTER EXTENSION bloomtype UPDATE TO '1.4';
+SELECT extversion FROM pg_extension WHERE extname = 'bloomtype';
+SELECT id, md5(f::bytea) = digest AS unchanged, bloom_contains(f, 500) AS answers
+  FROM kept13 JOIN before_14 USING (id) ORDER BY id;
+SELECT count(*) FILTER (WHERE bloom_index_contains('upgraded_t_f', id)) AS index_found FROM upgraded_t;
+SELECT t.typname, count(p.oid) AS functions
+  FROM pg_type t JOIN pg_depend d ON d.classid = 'pg_type'::regclass AND d.objid = t.oid
+  JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'bloomtype'
+  LEFT JOIN pg_proc p ON p.proname LIKE (CASE t.typname WHEN 'countingbloom' THEN 'counting\_%'
+                                                     WHEN 'cuckoofilter' THEN 'cuckoo\_%' END)
+ WHERE t.typname IN ('countingbloom', 'cuckoofilter')
+ GROUP BY t.typname ORDER BY t.typname;
+-- the new types work after the update
+SELECT counting_contains(counting_remove(counting_add(counting_add(NULL, 7), 8), 7), 7) AS counting_removed,
+       cuckoo_contains(cuckoo_remove(cuckoo_add(cuckoo_add(NULL, 7), 8), 7), 8) AS cuckoo_kept,
+       counting_contains(f, 5000) AND cuckoo_contains(c, 5000) AS agg_found
+  FROM (SELECT counting_agg(g) AS f, cuckoo_agg(g) AS c FROM generate_series(1, 10000) g) s;
+DROP TABLE upgraded_t, kept13;

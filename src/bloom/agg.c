@@ -31,51 +31,11 @@
 #include "nodes/nodeFuncs.h"
 #include "nodes/primnodes.h"
 
-static MemoryContext
-agg_context(FunctionCallInfo fcinfo, const char *fname)
-{
-	MemoryContext aggcxt;
-
-	if (!AggCheckCallContext(fcinfo, &aggcxt))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("%s called in non-aggregate context", fname)));
-	return aggcxt;
-}
-
-/*
- * A state argument as a plain varlena (4-byte header, not toasted).  A
- * state this file built always is; anything else is copied into the
- * current memory context and the caller returns the copy, which the
- * executor moves into the aggregate context.
- */
-static struct varlena *
-plain_state(Datum d)
-{
-	struct varlena *v = (struct varlena *) DatumGetPointer(d);
-
-	if (VARATT_IS_EXTENDED(v))
-		v = PG_DETOAST_DATUM_COPY(d);
-	return v;
-}
-
-static struct varlena *
-copy_into(struct varlena *v, MemoryContext cxt)
-{
-	struct varlena *c = MemoryContextAlloc(cxt, VARSIZE(v));
-
-	memcpy(c, v, VARSIZE(v));
-	return c;
-}
-
 /* An empty hash list with nslots slots, in the current memory context */
 static struct varlena *
 new_hashlist(uint64 nslots, double fpr)
 {
-	struct varlena *v = bt_new_varlena(bloom_hashlist_size(nslots), CurrentMemoryContext);
-
-	bloom_init_hashlist(BT_DATA(v), nslots, 0, fpr, 0);
-	return v;
+	return bt_new_hashlist(nslots, 0, fpr);
 }
 
 static void
@@ -121,11 +81,7 @@ append_hashes(BloomFilter *f, const uint8 *src, uint64 n, BloomPlan *plan)
 static void
 param_not_null(FunctionCallInfo fcinfo, int argno, const char *what)
 {
-	if (PG_ARGISNULL(argno))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("bloom_agg %s must not be NULL", what),
-				 errhint("Leave the argument out for the default.")));
+	bt_param_not_null(fcinfo, argno, "bloom_agg", what);
 }
 
 /*
@@ -156,7 +112,7 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable)
 		fpr = PG_GETARG_FLOAT8(3);
 	}
 
-	(void) agg_context(fcinfo, "bloom_agg_trans");
+	(void) bt_agg_context(fcinfo, "bloom_agg_trans");
 	if (PG_ARGISNULL(0))
 	{
 		/*
@@ -178,7 +134,7 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable)
 		}
 	}
 	else
-		state = plain_state(PG_GETARG_DATUM(0));
+		state = bt_plain_state(PG_GETARG_DATUM(0));
 
 	bf_decode_or_error(state, &f);
 	if (f.fpr != fpr || (nargs == 4 && f.capacity != (uint64) capacity))
@@ -241,7 +197,7 @@ bloom_agg_combine(PG_FUNCTION_ARGS)
 	BloomFilter f1,
 				f2;
 
-	(void) agg_context(fcinfo, "bloom_agg_combine");
+	(void) bt_agg_context(fcinfo, "bloom_agg_combine");
 	if (PG_ARGISNULL(1))
 	{
 		if (PG_ARGISNULL(0))
@@ -256,7 +212,7 @@ bloom_agg_combine(PG_FUNCTION_ARGS)
 	if (bloom_is_empty_hashlist(&f2))
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 
-	s1 = plain_state(PG_GETARG_DATUM(0));
+	s1 = bt_plain_state(PG_GETARG_DATUM(0));
 	bf_decode_or_error(s1, &f1);
 	if (bloom_is_empty_hashlist(&f1))
 		PG_RETURN_POINTER(s2);
@@ -287,42 +243,11 @@ bloom_agg_combine(PG_FUNCTION_ARGS)
 static bool
 empty_params(FunctionCallInfo fcinfo, int64 *capacity, double *fpr)
 {
-	Aggref	   *aggref = AggGetAggref(fcinfo);
-	int			nargs;
-	Expr	   *args[3] = {0};
-	ListCell   *lc;
-	int			i = 0;
+	int			nargs = bt_agg_const_params(fcinfo, capacity, fpr);
 
-	*capacity = 0;
-	*fpr = BLOOM_DEFAULT_FPR;
-	if (aggref == NULL || aggref->aggsplit != AGGSPLIT_SIMPLE)
-		return false;
-	nargs = list_length(aggref->args);
-	if (nargs < 1 || nargs > 3)
-		return false;
-	foreach(lc, aggref->args)
-		args[i++] = ((TargetEntry *) lfirst(lc))->expr;
-
-	if (nargs == 1)
-		return true;
-	if (nargs == 2 && IsA(args[1], Const) && exprType((Node *) args[1]) == FLOAT8OID &&
-		!((Const *) args[1])->constisnull)
-	{
-		*fpr = DatumGetFloat8(((Const *) args[1])->constvalue);
-		bf_check_params(1, *fpr);
-		return true;
-	}
-	if (nargs == 3 &&
-		IsA(args[1], Const) && exprType((Node *) args[1]) == INT8OID &&
-		IsA(args[2], Const) && exprType((Node *) args[2]) == FLOAT8OID &&
-		!((Const *) args[1])->constisnull && !((Const *) args[2])->constisnull)
-	{
-		*capacity = DatumGetInt64(((Const *) args[1])->constvalue);
-		*fpr = DatumGetFloat8(((Const *) args[2])->constvalue);
-		bf_check_params(*capacity, *fpr);
-		return true;
-	}
-	return false;
+	if (nargs >= 2)
+		bf_check_params(nargs == 3 ? *capacity : 1, *fpr);
+	return nargs > 0;
 }
 
 /*
@@ -362,7 +287,7 @@ agg_final_common(FunctionCallInfo fcinfo, bool scalable)
 	state = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
 	bf_decode_or_error(state, &f);
 	if (f.kind == BLOOM_KIND_BLOCKED || f.kind == BLOOM_KIND_SCALABLE)
-		PG_RETURN_POINTER(copy_into(state, CurrentMemoryContext));
+		PG_RETURN_POINTER(bt_copy_into(state, CurrentMemoryContext));
 	state = bf_materialize(&f, scalable, &cache->plan, CurrentMemoryContext);
 	bf_decode_or_error(state, &f);	/* what is returned must read back */
 	PG_RETURN_POINTER(state);
@@ -394,7 +319,7 @@ union_trans_common(FunctionCallInfo fcinfo, bool scalable)
 	BloomFilter fs,
 				fv;
 
-	(void) agg_context(fcinfo, "bloom_union_trans");
+	(void) bt_agg_context(fcinfo, "bloom_union_trans");
 	if (PG_ARGISNULL(1))
 	{
 		if (PG_ARGISNULL(0))
@@ -411,7 +336,7 @@ union_trans_common(FunctionCallInfo fcinfo, bool scalable)
 	if (PG_ARGISNULL(0))
 		PG_RETURN_POINTER(v);
 
-	state = plain_state(PG_GETARG_DATUM(0));
+	state = bt_plain_state(PG_GETARG_DATUM(0));
 	bf_decode_or_error(state, &fs);
 	if (bloom_is_empty_hashlist(&fs))
 		PG_RETURN_POINTER(v);

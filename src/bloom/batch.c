@@ -19,36 +19,6 @@
 
 #define BATCH_PREFETCH_AHEAD	16
 
-typedef struct BatchKeys
-{
-	int			n;				/* elements */
-	uint64	   *hashes;			/* hash per element (NULL: undefined) */
-	bool	   *nulls;
-	ArrayType  *array;
-} BatchKeys;
-
-/* Hashes the elements of array argument 1 with the filter's seed */
-static void
-hash_elements(FunctionCallInfo fcinfo, BloomKeyInfo *ki, uint64 seed,
-			  BatchKeys *keys)
-{
-	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(1);
-	int16		typlen;
-	bool		typbyval;
-	char		typalign;
-	Datum	   *elems;
-
-	get_typlenbyvalalign(ARR_ELEMTYPE(arr), &typlen, &typbyval, &typalign);
-	deconstruct_array(arr, ARR_ELEMTYPE(arr), typlen, typbyval, typalign,
-					  &elems, &keys->nulls, &keys->n);
-	keys->hashes = palloc(Max(keys->n, 1) * sizeof(uint64));
-	for (int i = 0; i < keys->n; i++)
-		keys->hashes[i] = keys->nulls[i] ? 0 :
-			bloom_key_hash_fast(ki, elems[i], seed);
-	keys->array = arr;
-	pfree(elems);
-}
-
 static inline void
 prefetch_block(const BloomFilter *f, uint64 h)
 {
@@ -60,7 +30,7 @@ prefetch_block(const BloomFilter *f, uint64 h)
 
 /* Answers for every element: found[i], or NULL where the element is */
 static void
-probe_all(const BloomFilter *f, const BatchKeys *keys, bool *found)
+probe_all(const BloomFilter *f, const BtBatchKeys *keys, bool *found)
 {
 	for (int i = 0; i < keys->n; i++)
 	{
@@ -87,7 +57,7 @@ add_all_common(FunctionCallInfo fcinfo, bool create)
 	BloomKeyInfo *ki;
 	struct varlena *v;
 	BloomFilter f;
-	BatchKeys	keys;
+	BtBatchKeys	keys;
 	uint8	   *le;
 	int			m = 0;
 
@@ -98,7 +68,7 @@ add_all_common(FunctionCallInfo fcinfo, bool create)
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
 	ki = bt_cache_key(fcinfo, BKE_UNKNOWN, true);
-	hash_elements(fcinfo, ki, f.seed, &keys);
+	bt_hash_elements(fcinfo, ki, f.seed, &keys);
 	le = palloc(Max(keys.n, 1) * 8);
 	for (int i = 0; i < keys.n; i++)
 		if (!keys.nulls[i])
@@ -143,13 +113,13 @@ bloom_batch_add_all_create(PG_FUNCTION_ARGS)
 
 /* The filter and the keys' answers, for the three probing forms */
 static bool *
-probe_batch(FunctionCallInfo fcinfo, BatchKeys *keys)
+probe_batch(FunctionCallInfo fcinfo, BtBatchKeys *keys)
 {
 	BloomKeyInfo *ki = bt_cache_key(fcinfo, BKE_UNKNOWN, true);
 	BloomFilter *f = bt_cache_value(fcinfo, &bf_probe_methods);
 	bool	   *found;
 
-	hash_elements(fcinfo, ki, f->seed, keys);
+	bt_hash_elements(fcinfo, ki, f->seed, keys);
 	found = palloc(Max(keys->n, 1) * sizeof(bool));
 	for (int i = 0; i < keys->n; i++)
 		if (!keys->nulls[i])
@@ -169,44 +139,20 @@ PG_FUNCTION_INFO_V1(bloom_batch_contains_each);
 Datum
 bloom_batch_contains_each(PG_FUNCTION_ARGS)
 {
-	BatchKeys	keys;
+	BtBatchKeys	keys;
 	bool	   *found = probe_batch(fcinfo, &keys);
-	Datum	   *out = palloc(Max(keys.n, 1) * sizeof(Datum));
-	ArrayType  *result;
 
-	for (int i = 0; i < keys.n; i++)
-		out[i] = BoolGetDatum(found[i]);
-	if (keys.n == 0)
-		result = construct_empty_array(BOOLOID);
-	else
-		result = construct_md_array(out, keys.nulls, ARR_NDIM(keys.array),
-									ARR_DIMS(keys.array), ARR_LBOUND(keys.array),
-									BOOLOID, 1, true, TYPALIGN_CHAR);
-	PG_RETURN_ARRAYTYPE_P(result);
+	return bt_bool_array(found, &keys);
 }
 
-/*
- * The answer over all elements with the NULL rules of key = ANY(array)
- * (any) or key = ALL(array) (!any): an element whose answer is "any"
- * decides; else NULL if an element is NULL; else !any.
- */
+/* The answer over all elements, with the NULL rules of = ANY or = ALL */
 static Datum
 quantified(FunctionCallInfo fcinfo, bool any)
 {
-	BatchKeys	keys;
+	BtBatchKeys	keys;
 	bool	   *found = probe_batch(fcinfo, &keys);
-	bool		any_null = false;
 
-	for (int i = 0; i < keys.n; i++)
-	{
-		if (keys.nulls[i])
-			any_null = true;
-		else if (found[i] == any)
-			PG_RETURN_BOOL(any);
-	}
-	if (any_null)
-		PG_RETURN_NULL();
-	PG_RETURN_BOOL(!any);
+	return bt_quantified(fcinfo, found, &keys, any);
 }
 
 /* bloom_contains_all(f, keys): whether every element may be present */

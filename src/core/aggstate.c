@@ -168,6 +168,38 @@ hashlist_decode(const uint8_t *buf, size_t len, BloomFilter *f)
 	return BLOOM_OK;
 }
 
+/*
+ * A hash list as the counting and cuckoo types keep it: version 1 as
+ * bloomfilter's (capacity 0), or version 3, which also carries the
+ * capacity of the filter it will become (at least 1).
+ */
+BloomStatus
+bloom_decode_hashlist_any(const uint8_t *buf, size_t len, BloomFilter *f)
+{
+	uint64_t	w48,
+				w56,
+				capacity;
+	BloomStatus st = bloom_decode_common(buf, len, f, &w48, &w56);
+
+	if (st != BLOOM_OK)
+		return st;
+	if (f->kind != BLOOM_KIND_HASHLIST)
+		return BLOOM_E_KIND;
+	if (f->version == BLOOM_FORMAT_VERSION)
+		return hashlist_decode(buf, len, f);
+	if (f->version != BLOOM_FORMAT_VERSION_3)
+		return BLOOM_E_VERSION;
+	if (f->capacity < 1)
+		return BLOOM_E_PARAMS;
+	capacity = f->capacity;
+	f->version = BLOOM_FORMAT_VERSION;
+	f->capacity = 0;
+	st = hashlist_decode(buf, len, f);
+	f->version = BLOOM_FORMAT_VERSION_3;
+	f->capacity = capacity;
+	return st;
+}
+
 static size_t
 hashlist_value_size(const BloomFilter *f)
 {

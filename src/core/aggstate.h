@@ -39,6 +39,8 @@ extern const BloomOps bloom_buffered_ops;
 extern size_t bloom_hashlist_size(uint64_t nslots);
 extern void bloom_init_hashlist(uint8_t *buf, uint64_t nslots,
 								uint64_t capacity, double fpr, uint64_t seed);
+extern BloomStatus bloom_decode_hashlist_any(const uint8_t *buf, size_t len,
+											 BloomFilter *f);
 extern uint64_t bloom_hashlist_get(const BloomFilter *f, uint64_t i);
 extern void bloom_hashlist_set(BloomFilter *f, uint64_t i, uint64_t h);
 extern BloomStatus bloom_hashlist_append(BloomFilter *f, const uint8_t *src,
@@ -100,6 +102,9 @@ extern uint64_t bloom_count_distinct(const uint8_t *hashes_le, uint64_t n,
 extern size_t bloom_estimate_scratch(uint64_t n);
 extern double bloom_estimate_distinct(const uint8_t *hashes_le, uint64_t n,
 									  uint8_t *scratch);
+
+extern BloomStatus bloom_hashlist_distinct(const BloomFilter *st, const BloomAlloc *a,
+										   uint64_t **sorted, uint64_t *distinct);
 
 /* canonical bytes: a hash list without unused slots, unused pending zero */
 extern bool bloom_is_canonical(const BloomFilter *f);

@@ -12,6 +12,8 @@
  *	scalable.h	scalable filters (kind 4): layers, schedule, growth
  *	aggstate.h	aggregate states (kinds 2 and 3) and their
  *				materialisation into filters
+ *	counting.h	counting Bloom filters (kind 5)
+ *	cuckoo.h	cuckoo filters (kind 6)
  *
  *-------------------------------------------------------------------------
  */
@@ -23,5 +25,7 @@
 #include "blocked.h"
 #include "scalable.h"
 #include "aggstate.h"
+#include "counting.h"
+#include "cuckoo.h"
 
 #endif							/* BLOOM_CORE_H */

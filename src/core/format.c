@@ -48,7 +48,7 @@ static inline void
 set_words(BloomFilter *f, uint64_t w48, uint64_t w56)
 {
 	f->nblocks = f->nslots = f->nlayers = 0;
-	f->nhashes = f->npending = f->expansion = f->reserved = 0;
+	f->nhashes = f->npending = f->expansion = f->reserved = f->nremoves = 0;
 	switch (f->kind)
 	{
 		case BLOOM_KIND_HASHLIST:
@@ -62,6 +62,10 @@ set_words(BloomFilter *f, uint64_t w48, uint64_t w56)
 		case BLOOM_KIND_SCALABLE:
 			f->nlayers = w48;
 			f->expansion = w56;
+			break;
+		case BLOOM_KIND_COUNTING:
+			f->nblocks = w48;
+			f->nremoves = w56;
 			break;
 		default:				/* kind 1, and unknown kinds decode refuses */
 			f->nblocks = w48;
@@ -87,6 +91,10 @@ get_words(const BloomFilter *f, uint64_t *w48, uint64_t *w56)
 			*w48 = f->nlayers;
 			*w56 = f->expansion;
 			break;
+		case BLOOM_KIND_COUNTING:
+			*w48 = f->nblocks;
+			*w56 = f->nremoves;
+			break;
 		default:
 			*w48 = f->nblocks;
 			*w56 = f->reserved;
@@ -94,13 +102,15 @@ get_words(const BloomFilter *f, uint64_t *w48, uint64_t *w56)
 	}
 }
 
+/*
+ * Writes the common header of f, with w48 and w56 the words at offsets 48
+ * and 56 (what they hold is the kind's)
+ */
 void
-bloom_write_header(const BloomFilter *f)
+bloom_write_common(const BloomFilter *f, uint64_t w48, uint64_t w56)
 {
 	uint8_t    *buf = f->base;
-	uint64_t	fbits,
-				w48,
-				w56;
+	uint64_t	fbits;
 
 	buf[0] = BLOOM_MAGIC_0;
 	buf[1] = BLOOM_MAGIC_1;
@@ -123,9 +133,20 @@ bloom_write_header(const BloomFilter *f)
 	memcpy(&fbits, &f->fpr, 8);
 	bloom_put_le64(buf + 32, fbits);
 	bloom_put_le64(buf + 40, f->nitems);
-	get_words(f, &w48, &w56);
 	bloom_put_le64(buf + 48, w48);
 	bloom_put_le64(buf + 56, w56);
+}
+
+/* The header of a value of kinds 1 to 5, a scalable filter's descriptors too */
+void
+bloom_write_header(const BloomFilter *f)
+{
+	uint8_t    *buf = f->base;
+	uint64_t	w48,
+				w56;
+
+	get_words(f, &w48, &w56);
+	bloom_write_common(f, w48, w56);
 	if (f->kind == BLOOM_KIND_SCALABLE)
 	{
 		for (uint64_t i = 0; i < f->nlayers; i++)
@@ -165,8 +186,9 @@ bloom_header_init(BloomFilter *f, uint8_t *buf, int kind, uint64_t capacity,
  * has one encoding: each kind's decode says which versions and flags it
  * takes.
  */
-BloomStatus
-bloom_decode(const uint8_t *buf, size_t len, BloomFilter *f)
+static inline BloomStatus
+decode_common(const uint8_t *buf, size_t len, BloomFilter *f, uint64_t *w48,
+			  uint64_t *w56)
 {
 	uint64_t	fbits;
 	uint64_t	w0,
@@ -194,19 +216,59 @@ bloom_decode(const uint8_t *buf, size_t len, BloomFilter *f)
 	fbits = bloom_get_le64(buf + 32);
 	memcpy(&f->fpr, &fbits, 8);
 	f->nitems = bloom_get_le64(buf + 40);
-	set_words(f, bloom_get_le64(buf + 48), bloom_get_le64(buf + 56));
+	*w48 = bloom_get_le64(buf + 48);
+	*w56 = bloom_get_le64(buf + 56);
+	set_words(f, *w48, *w56);
 	f->base = (uint8_t *) buf;
 	f->data = (uint8_t *) buf + BLOOM_HEADER_SIZE;
+	return BLOOM_OK;
+}
 
-	if (f->version != BLOOM_FORMAT_VERSION && f->version != BLOOM_FORMAT_VERSION_2)
-		return BLOOM_E_VERSION;
-	if (ops_of(f->kind) == NULL)
-		return BLOOM_E_KIND;
+/* The fields every kind checks alike: hash algorithm and key class */
+static inline BloomStatus
+check_common(const BloomFilter *f)
+{
 	if (f->hash != BLOOM_HASH_XXH3_64)
 		return BLOOM_E_HASH;
 	if (f->key_class > BLOOM_KEY_MAX ||
 		(f->key_class == BLOOM_KEY_OTHER) != (f->key_type != 0))
 		return BLOOM_E_KEYCLASS;
+	return BLOOM_OK;
+}
+
+/*
+ * The common header of any kind, for the decoders of kinds 5 and 6: magic,
+ * hash algorithm and key class are checked; version and kind are the
+ * caller's to check.  w48 and w56 are the raw words at offsets 48 and 56.
+ */
+BloomStatus
+bloom_decode_common(const uint8_t *buf, size_t len, BloomFilter *f,
+					uint64_t *w48, uint64_t *w56)
+{
+	BloomStatus st = decode_common(buf, len, f, w48, w56);
+
+	return st != BLOOM_OK ? st : check_common(f);
+}
+
+BloomStatus
+bloom_decode(const uint8_t *buf, size_t len, BloomFilter *f)
+{
+	uint64_t	w48,
+				w56;
+	BloomStatus st = decode_common(buf, len, f, &w48, &w56);
+
+	if (st != BLOOM_OK)
+		return st;
+	/* a counting or cuckoo filter is not a bloomfilter */
+	if (f->version == BLOOM_FORMAT_VERSION_3 &&
+		(f->kind == BLOOM_KIND_COUNTING || f->kind == BLOOM_KIND_CUCKOO))
+		return BLOOM_E_OTHERTYPE;
+	if (f->version != BLOOM_FORMAT_VERSION && f->version != BLOOM_FORMAT_VERSION_2)
+		return BLOOM_E_VERSION;
+	if (ops_of(f->kind) == NULL)
+		return BLOOM_E_KIND;
+	if ((st = check_common(f)) != BLOOM_OK)
+		return st;
 	return ops_of(f->kind)->decode(buf, len, f);
 }
 
@@ -267,6 +329,10 @@ bloom_status_message(BloomStatus st)
 			return "The filters have grown past their first layer.";
 		case BLOOM_E_NOMEM:
 			return "Out of memory.";
+		case BLOOM_E_OTHERTYPE:
+			return "The value is of another bloomtype type (bloomfilter, countingbloom or cuckoofilter).";
+		case BLOOM_E_CONTENT:
+			return "The contents disagree with the counts in the header.";
 	}
 	return "Unknown error.";
 }

@@ -15,7 +15,9 @@
  *	  4   1  format version (1; 2 for values that use kind 4 or flags)
  *	  5   1  kind: 1 = blocked Bloom filter, 2 = hash list (aggregate state),
  *			 3 = blocked filter with pending hashes (aggregate state),
- *			 4 = scalable filter (layers of blocked filters)
+ *			 4 = scalable filter (layers of blocked filters); version 3:
+ *			 5 = counting Bloom filter (counting.h), 6 = cuckoo filter
+ *			 (cuckoo.h), which have layouts of their own after this header
  *	  6   1  hash algorithm: 1 = XXH3-64 with seed
  *	  7   1  key class (BloomKeyClass)
  *	  8   4  key type tag (class "other" only, else 0)
@@ -52,13 +54,16 @@
 #define BLOOM_MAGIC_3			'F'
 #define BLOOM_FORMAT_VERSION	1
 #define BLOOM_FORMAT_VERSION_2	2	/* kind 4, flags */
+#define BLOOM_FORMAT_VERSION_3	3	/* kinds 5 and 6 (and only they) */
 #define BLOOM_HEADER_SIZE		64
 
 #define BLOOM_KIND_BLOCKED		1
 #define BLOOM_KIND_HASHLIST		2
 #define BLOOM_KIND_BUFFERED		3
 #define BLOOM_KIND_SCALABLE		4
-#define BLOOM_KIND_MAX			BLOOM_KIND_SCALABLE
+#define BLOOM_KIND_MAX			BLOOM_KIND_SCALABLE	/* of bloomfilter */
+#define BLOOM_KIND_COUNTING		5	/* countingbloom (counting.h) */
+#define BLOOM_KIND_CUCKOO		6	/* cuckoofilter (cuckoo.h) */
 
 /* flags (version 2) */
 #define BLOOM_FLAG_NONSCALING	0x0001	/* kind 1: adds past capacity are refused */
@@ -125,7 +130,9 @@ typedef enum BloomStatus
 	BLOOM_E_MISMATCH,			/* two filters differ */
 	BLOOM_E_FULL,				/* a fixed (NONSCALING) filter is at capacity */
 	BLOOM_E_GROWN,				/* intersection of filters past one layer */
-	BLOOM_E_NOMEM				/* the allocator gave nothing */
+	BLOOM_E_NOMEM,				/* the allocator gave nothing */
+	BLOOM_E_OTHERTYPE,			/* a value of another of bloomtype's types */
+	BLOOM_E_CONTENT				/* the contents disagree with the counts */
 } BloomStatus;
 
 /* One layer of a scalable filter, decoded (also a view of a blocked one) */
@@ -166,6 +173,7 @@ typedef struct BloomFilter
 	uint64_t	npending;		/* kind 3: pending hashes */
 	uint64_t	expansion;		/* kind 4 */
 	uint64_t	reserved;		/* kind 1: zero */
+	uint64_t	nremoves;		/* kind 5: removes that changed the filter */
 	uint8_t    *base;
 	uint8_t    *data;
 	BloomLayer	layers[BLOOM_MAX_LAYERS];	/* kind 4: nlayers of them */
@@ -234,7 +242,10 @@ typedef struct BloomOps
 /* format.c: the registry, header I/O, generic dispatch */
 extern const BloomOps *bloom_kind_ops(uint8_t kind);
 extern BloomStatus bloom_decode(const uint8_t *buf, size_t len, BloomFilter *f);
+extern BloomStatus bloom_decode_common(const uint8_t *buf, size_t len, BloomFilter *f,
+									   uint64_t *w48, uint64_t *w56);
 extern void bloom_write_header(const BloomFilter *f);
+extern void bloom_write_common(const BloomFilter *f, uint64_t w48, uint64_t w56);
 extern void bloom_header_init(BloomFilter *f, uint8_t *buf, int kind,
 							  uint64_t capacity, double fpr, uint64_t seed);
 extern size_t bloom_value_size(const BloomFilter *f);

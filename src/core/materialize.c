@@ -59,11 +59,12 @@ sized_filter(uint64_t capacity, double fpr, BloomPlan *plan, const BloomAlloc *a
  * Distinct hashes of a hash list: counted exactly when few; else
  * estimated, sized for the estimate plus seven standard errors or more,
  * never more than the hashes there are (sorting millions of hashes costs
- * more than building the filter).
+ * more than building the filter).  *sorted, when not NULL, holds the
+ * distinct hashes in order (scratch from a, the caller's to free).
  */
-static BloomStatus
-count_distinct(const BloomFilter *st, const BloomAlloc *a, uint64_t **sorted,
-			   uint64_t *distinct)
+BloomStatus
+bloom_hashlist_distinct(const BloomFilter *st, const BloomAlloc *a, uint64_t **sorted,
+						uint64_t *distinct)
 {
 	uint64_t	n = st->nhashes;
 	uint8_t    *scratch;
@@ -120,7 +121,7 @@ hashlist_to_blocked(const BloomFilter *st, bool layer, BloomPlan *plan,
 	uint64_t	distinct;
 	BloomStatus s;
 
-	if ((s = count_distinct(st, a, &sorted, &distinct)) != BLOOM_OK)
+	if ((s = bloom_hashlist_distinct(st, a, &sorted, &distinct)) != BLOOM_OK)
 		return s;
 	s = sized_filter(distinct > 0 ? distinct : 1, size_fpr, plan, a, m, out);
 	if (sorted != NULL)

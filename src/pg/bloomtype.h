@@ -63,6 +63,10 @@ extern void bloom_key_mismatch(uint8 key_class, uint32 key_type,
 							   const BloomKeyInfo *ki, bool adding);
 extern void bloom_check_key_classes(uint8 a_class, uint32 a_type,
 									uint8 b_class, uint32 b_type);
+extern void bt_key_mismatch(const char *noun, uint8 key_class, uint32 key_type,
+							const BloomKeyInfo *ki, bool adding);
+extern void bt_check_key_classes(const char *plural, uint8 a_class, uint32 a_type,
+								 uint8 b_class, uint32 b_type);
 extern const char *bloom_key_class_name(uint8 key_class, uint32 key_type);
 
 /*
@@ -97,6 +101,30 @@ bloom_check_key(uint8 key_class, uint32 key_type, const BloomKeyInfo *ki,
 	if (key_class != BLOOM_KEY_NONE &&
 		(key_class != ki->key_class || key_type != ki->key_type))
 		bloom_key_mismatch(key_class, key_type, ki, adding);
+}
+
+/*
+ * Before adding a key of ki's class to a value whose header is f (noun
+ * names its type for the error): refuses another class, and records the
+ * class in a value that holds none.
+ */
+static inline void
+bt_admit_key(const char *noun, BloomFilter *f, const BloomKeyInfo *ki)
+{
+	if (f->key_class != BLOOM_KEY_NONE &&
+		(f->key_class != ki->key_class || f->key_type != ki->key_type))
+		bt_key_mismatch(noun, f->key_class, f->key_type, ki, true);
+	if (f->key_class == BLOOM_KEY_NONE)
+		bloom_store_key_class(f, ki->key_class, ki->key_type);
+}
+
+/* Before probing a value whose header is f with a key of ki's class */
+static inline void
+bt_check_key(const char *noun, const BloomFilter *f, const BloomKeyInfo *ki)
+{
+	if (f->key_class != BLOOM_KEY_NONE &&
+		(f->key_class != ki->key_class || f->key_type != ki->key_type))
+		bt_key_mismatch(noun, f->key_class, f->key_type, ki, false);
 }
 
 /*
@@ -266,5 +294,39 @@ extern Datum bt_type_hash_extended(FunctionCallInfo fcinfo, const BtTypeMethods 
 	BT_TYPE_ENTRY_(type, ge, PG_RETURN_BOOL(bt_type_cmp(fcinfo, methods) >= 0)) \
 	BT_TYPE_ENTRY_(type, hash, return bt_type_hash(fcinfo, methods)) \
 	BT_TYPE_ENTRY_(type, hash_extended, return bt_type_hash_extended(fcinfo, methods))
+
+/* ---------------------------------------------------------------------
+ * batch.c: the keys of an array argument, and answers as arrays
+ * ---------------------------------------------------------------------
+ */
+
+typedef struct BtBatchKeys
+{
+	int			n;				/* elements */
+	uint64	   *hashes;			/* hash per element (NULL: undefined) */
+	bool	   *nulls;
+	struct ArrayType *array;
+} BtBatchKeys;
+
+extern void bt_hash_elements(FunctionCallInfo fcinfo, BloomKeyInfo *ki, uint64 seed,
+							 BtBatchKeys *keys);
+extern Datum bt_bool_array(const bool *found, const BtBatchKeys *keys);
+extern Datum bt_quantified(FunctionCallInfo fcinfo, const bool *found,
+						   const BtBatchKeys *keys, bool any);
+
+/* ---------------------------------------------------------------------
+ * agg.c: what every family's aggregates share
+ * ---------------------------------------------------------------------
+ */
+
+extern MemoryContext bt_agg_context(FunctionCallInfo fcinfo, const char *fname);
+extern struct varlena *bt_plain_state(Datum d);
+extern struct varlena *bt_copy_into(struct varlena *v, MemoryContext cxt);
+extern struct varlena *bt_new_hashlist(uint64 nslots, uint64 capacity, double fpr);
+extern struct varlena *bt_hashlist_add(BloomFilter *f, const uint8 *src, uint64 n,
+									   BloomPlan *plan, const char *aggname);
+extern void bt_param_not_null(FunctionCallInfo fcinfo, int argno, const char *aggname,
+							  const char *what);
+extern int	bt_agg_const_params(FunctionCallInfo fcinfo, int64 *capacity, double *fpr);
 
 #endif							/* BLOOMTYPE_H */

@@ -303,6 +303,14 @@ void
 bloom_key_mismatch(uint8 key_class, uint32 key_type, const BloomKeyInfo *ki,
 				   bool adding)
 {
+	bt_key_mismatch("bloom filter", key_class, key_type, ki, adding);
+}
+
+/* The same, for a value of any family: noun names it ("cuckoo filter") */
+void
+bt_key_mismatch(const char *noun, uint8 key_class, uint32 key_type,
+				const BloomKeyInfo *ki, bool adding)
+{
 	const char *key_name;
 
 	key_name = ki->key_class == BLOOM_KEY_OTHER ?
@@ -310,8 +318,8 @@ bloom_key_mismatch(uint8 key_class, uint32 key_type, const BloomKeyInfo *ki,
 		bloom_key_class_name(ki->key_class, ki->key_type);
 	ereport(ERROR,
 			(errcode(ERRCODE_DATATYPE_MISMATCH),
-			 errmsg("bloom filter holds %s keys, not %s keys",
-					bloom_key_class_name(key_class, key_type), key_name),
+			 errmsg("%s holds %s keys, not %s keys",
+					noun, bloom_key_class_name(key_class, key_type), key_name),
 			 errdetail(adding ?
 					   "Mixing key types in one filter would make lookups miss keys that were added." :
 					   "A key of another type hashes differently, so it would never be found."),
@@ -325,13 +333,21 @@ bloom_key_mismatch(uint8 key_class, uint32 key_type, const BloomKeyInfo *ki,
 void
 bloom_check_key_classes(uint8 a_class, uint32 a_type, uint8 b_class, uint32 b_type)
 {
+	bt_check_key_classes("bloom filters", a_class, a_type, b_class, b_type);
+}
+
+/* The same, for values of any family: plural names them ("cuckoo filters") */
+void
+bt_check_key_classes(const char *plural, uint8 a_class, uint32 a_type,
+					 uint8 b_class, uint32 b_type)
+{
 	if (a_class == BLOOM_KEY_NONE || b_class == BLOOM_KEY_NONE)
 		return;
 	if (a_class == b_class && a_type == b_type)
 		return;
 	ereport(ERROR,
 			(errcode(ERRCODE_DATATYPE_MISMATCH),
-			 errmsg("cannot combine bloom filters of different key types"),
+			 errmsg("cannot combine %s of different key types", plural),
 			 errdetail("The first filter holds %s keys, the second %s keys.",
 					   bloom_key_class_name(a_class, a_type),
 					   bloom_key_class_name(b_class, b_type)),

@@ -2,7 +2,7 @@
  * Writes the seed corpus of the fuzz harnesses: valid values of each kind
  * and near-valid ones (one field off, truncated, lying lengths).
  * Usage: make_corpus DIR   (writes DIR/decode, DIR/setops, DIR/addcontains,
- * DIR/sizing, DIR/scalable, DIR/page)
+ * DIR/sizing, DIR/scalable, DIR/page, DIR/counting, DIR/cuckoo)
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -93,6 +93,63 @@ put_scalable(const char *name, int nadds, const uint8_t *v, size_t len)
 	memcpy(m + 1, v, len);
 	put("scalable", name, m, len + 1);
 	free(m);
+}
+
+/*
+ * The counting and cuckoo harnesses' input: a number of operations, a key
+ * seed, then the value; with flip >= 0, that byte of the value changed
+ */
+static void
+put_ops(const char *harness, const char *name, int nops, const uint8_t *v, size_t len,
+		int flip)
+{
+	uint8_t    *m = malloc(len + 2);
+
+	m[0] = (uint8_t) nops;
+	m[1] = 7;
+	memcpy(m + 2, v, len);
+	if (flip >= 0)
+		m[2 + flip] ^= 0x81;
+	put(harness, name, m, len + 2);
+	free(m);
+}
+
+/* A counting filter of capacity/fpr with nkeys keys added, each copies times */
+static BloomFilter
+counting(uint64_t capacity, double fpr, int nkeys, int copies)
+{
+	BloomPlan	plan = {0};
+	BloomAlloc	a = malloc_allocator(NULL);
+	BloomFilter f;
+
+	if (counting_new(capacity, fpr, &plan, &a, &f) != BLOOM_OK)
+		exit(1);
+	for (int i = 0; i < nkeys; i++)
+		for (int c = 0; c < copies; c++)
+			counting_add(&f, bloom_hash_int64(0, i));
+	return f;
+}
+
+/* A cuckoo filter with nkeys keys added (growing when it may) */
+static CuckooFilter
+cuckoo(uint64_t capacity, double fpr, unsigned b, unsigned expansion, int nkeys)
+{
+	BloomAlloc	a = malloc_allocator(NULL);
+	CuckooFilter f;
+	CuckooAdded what;
+
+	if (cuckoo_new(capacity, fpr, b, CUCKOO_DEFAULT_KICKS, expansion, &a, &f) != BLOOM_OK)
+		exit(1);
+	for (int i = 0; i < nkeys; i++)
+	{
+		uint8_t    *old = f.hdr.base;
+
+		if (cuckoo_add(&f, bloom_hash_int64(0, i), false, &a, &what) != BLOOM_OK)
+			exit(1);
+		if (f.hdr.base != old)
+			free(old);
+	}
+	return f;
 }
 
 /* The page harness's input: a metapage as the glue writes it (bfi_init_meta_page) */
@@ -307,6 +364,74 @@ main(int argc, char **argv)
 			memcpy(b + 8, &s[i].fpr, 8);
 			snprintf(name, sizeof(name), "size-%zu", i);
 			put("sizing", name, b, 16);
+		}
+	}
+	/* counting: empty, with keys, saturated counters, near-valid ones */
+	{
+		BloomFilter f = counting(10, 0.01, 0, 0);
+
+		put_ops("counting", "empty-1-block", 40, f.base, counting_size(f.nblocks), -1);
+		free(f.base);
+		f = counting(100, 0.001, 60, 1);
+		put_ops("counting", "keys-60", 200, f.base, counting_size(f.nblocks), -1);
+		for (int off = 4; off < BLOOM_HEADER_SIZE; off += 4)
+		{
+			snprintf(name, sizeof(name), "keys-60-flip-%02d", off);
+			put_ops("counting", name, 20, f.base, counting_size(f.nblocks), off);
+		}
+		/* a counter without its presence bit, and the reverse */
+		put_ops("counting", "keys-60-counter-flip", 20, f.base, counting_size(f.nblocks),
+				BLOOM_HEADER_SIZE + (int) f.nblocks * BLOOM_BLOCK_BYTES + 3);
+		put_ops("counting", "keys-60-presence-flip", 20, f.base, counting_size(f.nblocks),
+				BLOOM_HEADER_SIZE + 5);
+		free(f.base);
+		f = counting(20, 0.1, 5, 20);
+		put_ops("counting", "saturated", 255, f.base, counting_size(f.nblocks), -1);
+		free(f.base);
+	}
+	/* cuckoo: fixed and grown, each bucket size, near-valid ones */
+	{
+		static const struct
+		{
+			const char *name;
+			uint64_t	capacity;
+			double		fpr;
+			unsigned	b,
+						expansion;
+			int			nkeys;
+		}			ck[] = {
+			{"fixed-empty", 10, 0.01, 4, 0, 0},
+			{"fixed-b1", 20, 0.01, 1, 0, 8},
+			{"fixed-b2-full", 20, 0.001, 2, 0, 20},
+			{"fixed-b8", 50, 0.01, 8, 0, 30},
+			{"grown-3-subs", 10, 0.01, 4, 2, 60},
+			{"grown-x1", 4, 0.05, 2, 1, 30},
+			{"grown-x16", 2, 0.01, 4, 16, 20},
+		};
+
+		for (size_t i = 0; i < sizeof(ck) / sizeof(ck[0]); i++)
+		{
+			CuckooFilter f = cuckoo(ck[i].capacity, ck[i].fpr, ck[i].b, ck[i].expansion,
+									ck[i].nkeys);
+			size_t		clen = cuckoo_value_size(&f);
+
+			put_ops("cuckoo", ck[i].name, 120, f.hdr.base, clen, -1);
+			if (i == 4)
+			{
+				/* header, counters and descriptor fields; the last slot byte */
+				static const int offs[] = {4, 5, 12, 14, 24, 32, 40, 48, 56, 58, 59,
+					64, 88, 96, 104, 112, 120, 121, 128, 144};
+
+				for (size_t j = 0; j < sizeof(offs) / sizeof(offs[0]); j++)
+				{
+					snprintf(name, sizeof(name), "grown-3-subs-flip-%03d", offs[j]);
+					put_ops("cuckoo", name, 20, f.hdr.base, clen, offs[j]);
+				}
+				put_ops("cuckoo", "grown-3-subs-padding", 20, f.hdr.base, clen,
+						(int) clen - 1);
+				put_ops("cuckoo", "grown-3-subs-cut", 20, f.hdr.base, clen - 8, -1);
+			}
+			free(f.hdr.base);
 		}
 	}
 	/* page: metapages of 0, 1, 3 and 32 layers, and near-valid ones */

@@ -1,0 +1,194 @@
+/*-------------------------------------------------------------------------
+ *
+ * agg.c
+ *		Aggregates of the countingbloom family: counting_agg and
+ *		counting_union_agg.
+ *
+ * Each row adds a copy of its key (counting_agg(DISTINCT key) for a set).
+ * With a capacity the state is the counting filter itself, updated in
+ * place in the aggregate context; partial states combine by adding
+ * counters, which gives the same bytes in any order.  Without one
+ * (auto-sizing) the state is a hash list (kind 2), one 8-byte hash per
+ * row, and the final step builds a filter sized for its distinct hashes.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "cbf.h"
+
+#define AGGNAME "counting_agg"
+
+/* counting_agg(key), (key, fpr), (key, capacity, fpr) */
+static Datum
+agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
+{
+	BtCallCache *cache = bt_call_cache(fcinfo);
+	int			nargs = PG_NARGS();
+	int64		capacity = 0;
+	double		fpr = BLOOM_DEFAULT_FPR;
+	struct varlena *state;
+	BloomKeyInfo *ki;
+	BloomFilter f;
+	uint64		h;
+
+	if (nargs == 3)
+	{
+		bt_param_not_null(fcinfo, 2, AGGNAME, "false-positive rate");
+		fpr = PG_GETARG_FLOAT8(2);
+	}
+	else if (nargs == 4)
+	{
+		bt_param_not_null(fcinfo, 2, AGGNAME, "capacity");
+		bt_param_not_null(fcinfo, 3, AGGNAME, "false-positive rate");
+		capacity = PG_GETARG_INT64(2);
+		fpr = PG_GETARG_FLOAT8(3);
+	}
+	(void) bt_agg_context(fcinfo, "counting_agg_trans");
+	if (PG_ARGISNULL(0))
+	{
+		/* the executor copies the first state into the aggregate context */
+		if (nargs == 4)
+			state = cb_new((uint64) capacity, fpr, &cache->plan, CurrentMemoryContext, NULL);
+		else
+		{
+			cb_check_params(1, fpr);
+			state = bt_new_hashlist(BLOOM_HASHLIST_MIN_SLOTS, 0, fpr);
+		}
+	}
+	else
+		state = bt_plain_state(PG_GETARG_DATUM(0));
+	cb_decode_or_error(state, &f);
+	if (f.fpr != fpr || (nargs == 4 && f.capacity != (uint64) capacity) ||
+		(nargs < 4 && f.kind != BLOOM_KIND_HASHLIST))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("counting_agg capacity and false-positive rate must be the same for every row")));
+	if (PG_ARGISNULL(1))
+		PG_RETURN_POINTER(state);	/* NULL keys are ignored */
+
+	ki = bt_cache_key(fcinfo, enc, false);
+	bt_admit_key(CB_NOUN, &f, ki);
+	h = bloom_key_hash_fast(ki, PG_GETARG_DATUM(1), f.seed);
+	if (f.kind == BLOOM_KIND_COUNTING)
+		counting_add(&f, h);
+	else if (!bloom_hashlist_push(&f, h))
+	{
+		uint8		le[8];
+
+		bloom_put_le64(le, h);
+		state = bt_hashlist_add(&f, le, 1, &cache->plan, AGGNAME);
+	}
+	if (f.kind == BLOOM_KIND_HASHLIST)
+	{
+		f.nitems = bloom_sat_add(f.nitems, 1);
+		bloom_store_items(&f);
+	}
+	PG_RETURN_POINTER(state);
+}
+
+#define AGG_TRANS_(suffix, sqltype, enc, vol) \
+	BT_KEY_ENTRY(counting_agg_trans, suffix, agg_trans_common(fcinfo, enc))
+
+BT_KEY_TYPES(AGG_TRANS_, BT_NO_ALIAS)
+
+/*
+ * Combines two partial states (state 1 in place): filters add counters,
+ * hash lists append.  Also counting_union_agg's transition, where the
+ * second argument is a filter: then a hash list becomes its filter first.
+ */
+static Datum
+combine_common(FunctionCallInfo fcinfo, const char *fname, bool values)
+{
+	BtCallCache *cache = bt_call_cache(fcinfo);
+	struct varlena *s1,
+			   *s2;
+	BloomFilter f1,
+				f2;
+
+	(void) bt_agg_context(fcinfo, fname);
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	s2 = PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
+	cb_decode_or_error(s2, &f2);
+	if (values && f2.kind == BLOOM_KIND_HASHLIST && !bloom_is_empty_hashlist(&f2))
+		s2 = cb_materialize(&f2, &cache->plan, CurrentMemoryContext);
+	if (PG_ARGISNULL(0))
+		PG_RETURN_POINTER(s2);
+	if (bloom_is_empty_hashlist(&f2))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	s1 = bt_plain_state(PG_GETARG_DATUM(0));
+	cb_decode_or_error(s1, &f1);
+	if (bloom_is_empty_hashlist(&f1))
+		PG_RETURN_POINTER(s2);
+	if (f1.kind != f2.kind)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot combine an auto-sized counting_agg state with a fixed-capacity one")));
+	if (f1.kind == BLOOM_KIND_COUNTING)
+	{
+		cb_check_compatible(&f1, &f2);
+		counting_merge(&f1, &f2);
+		PG_RETURN_POINTER(s1);
+	}
+	if (f1.fpr != f2.fpr)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("counting_agg capacity and false-positive rate must be the same for every row")));
+	bt_check_key_classes(CB_PLURAL, f1.key_class, f1.key_type, f2.key_class, f2.key_type);
+	s1 = bt_hashlist_add(&f1, f2.data, f2.nhashes, &cache->plan, AGGNAME);
+	f1.nitems = bloom_sat_add(f1.nitems, f2.nitems);
+	bloom_adopt_key_class(&f1, &f2);
+	bloom_write_header(&f1);
+	PG_RETURN_POINTER(s1);
+}
+
+PG_FUNCTION_INFO_V1(counting_agg_combine);
+Datum
+counting_agg_combine(PG_FUNCTION_ARGS)
+{
+	return combine_common(fcinfo, "counting_agg_combine", false);
+}
+
+PG_FUNCTION_INFO_V1(counting_union_trans);
+Datum
+counting_union_trans(PG_FUNCTION_ARGS)
+{
+	return combine_common(fcinfo, "counting_union_trans", true);
+}
+
+/*
+ * The final step leaves the state as it is and returns a new value: a
+ * hash list becomes the filter it stands for.  No rows: an empty filter
+ * of the call's capacity when it is known, else an empty hash list (it
+ * holds nothing and unites with a filter of any size).
+ */
+PG_FUNCTION_INFO_V1(counting_agg_final);
+Datum
+counting_agg_final(PG_FUNCTION_ARGS)
+{
+	BtCallCache *cache = bt_call_cache(fcinfo);
+	struct varlena *state;
+	BloomFilter f;
+
+	if (PG_ARGISNULL(0))
+	{
+		int64		capacity;
+		double		fpr;
+		int			nargs = bt_agg_const_params(fcinfo, &capacity, &fpr);
+
+		if (nargs >= 2)
+			cb_check_params(nargs == 3 ? capacity : 1, fpr);
+		if (capacity > 0)
+			PG_RETURN_POINTER(cb_new((uint64) capacity, fpr, &cache->plan,
+									 CurrentMemoryContext, NULL));
+		PG_RETURN_POINTER(bt_new_hashlist(0, 0, fpr));
+	}
+	state = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	cb_decode_or_error(state, &f);
+	if (f.kind == BLOOM_KIND_COUNTING)
+		PG_RETURN_POINTER(bt_copy_into(state, CurrentMemoryContext));
+	PG_RETURN_POINTER(cb_materialize(&f, &cache->plan, CurrentMemoryContext));
+}

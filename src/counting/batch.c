@@ -1,0 +1,122 @@
+/*-------------------------------------------------------------------------
+ *
+ * batch.c
+ *		Batch forms of the countingbloom functions over the elements of an
+ *		array: counting_add_all, counting_remove_all, counting_contains_each,
+ *		counting_contains_all and counting_contains_any.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "cbf.h"
+
+/*
+ * counting_add_all(f, keys) and counting_remove_all(f, keys): f with a copy
+ * of every non-NULL element added, or taken back (certainly absent ones
+ * change nothing).  A NULL f: add makes a filter, remove gives NULL.
+ */
+static Datum
+change_all(FunctionCallInfo fcinfo, bool add)
+{
+	BloomKeyInfo *ki;
+	struct varlena *v;
+	BloomFilter f;
+	BtBatchKeys keys;
+
+	if (PG_ARGISNULL(0) && !add)
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	v = cb_add_target(fcinfo, &f);
+	ki = bt_cache_key(fcinfo, BKE_UNKNOWN, true);
+	bt_hash_elements(fcinfo, ki, f.seed, &keys);
+	for (int i = 0; i < keys.n; i++)
+	{
+		if (keys.nulls[i])
+			continue;
+		if (add)
+		{
+			bt_admit_key(CB_NOUN, &f, ki);
+			counting_add(&f, keys.hashes[i]);
+		}
+		else if (f.key_class != BLOOM_KEY_NONE)
+		{
+			bt_check_key(CB_NOUN, &f, ki);
+			(void) counting_remove(&f, keys.hashes[i]);
+		}
+	}
+	PG_RETURN_POINTER(v);
+}
+
+PG_FUNCTION_INFO_V1(counting_batch_add_all);
+Datum
+counting_batch_add_all(PG_FUNCTION_ARGS)
+{
+	return change_all(fcinfo, true);
+}
+
+PG_FUNCTION_INFO_V1(counting_batch_remove_all);
+Datum
+counting_batch_remove_all(PG_FUNCTION_ARGS)
+{
+	return change_all(fcinfo, false);
+}
+
+/* The filter and the keys' answers, for the three probing forms */
+static bool *
+probe_batch(FunctionCallInfo fcinfo, BtBatchKeys *keys)
+{
+	BloomKeyInfo *ki = bt_cache_key(fcinfo, BKE_UNKNOWN, true);
+	BloomFilter *f = bt_cache_value(fcinfo, &cb_probe_methods);
+	bool	   *found;
+
+	bt_hash_elements(fcinfo, ki, f->seed, keys);
+	found = palloc(Max(keys->n, 1) * sizeof(bool));
+	for (int i = 0; i < keys->n; i++)
+		if (!keys->nulls[i])
+		{
+			bt_check_key(CB_NOUN, f, ki);
+			break;
+		}
+	for (int i = 0; i < keys->n; i++)
+	{
+		if (i + 8 < keys->n)
+			__builtin_prefetch(bloom_bits_block(f->data, f->nblocks, keys->hashes[i + 8]));
+		found[i] = !keys->nulls[i] && f->key_class != BLOOM_KEY_NONE &&
+			counting_contains(f, keys->hashes[i]);
+	}
+	return found;
+}
+
+PG_FUNCTION_INFO_V1(counting_batch_contains_each);
+Datum
+counting_batch_contains_each(PG_FUNCTION_ARGS)
+{
+	BtBatchKeys keys;
+	bool	   *found = probe_batch(fcinfo, &keys);
+
+	return bt_bool_array(found, &keys);
+}
+
+PG_FUNCTION_INFO_V1(counting_batch_contains_all);
+Datum
+counting_batch_contains_all(PG_FUNCTION_ARGS)
+{
+	BtBatchKeys keys;
+	bool	   *found = probe_batch(fcinfo, &keys);
+
+	return bt_quantified(fcinfo, found, &keys, false);
+}
+
+PG_FUNCTION_INFO_V1(counting_batch_contains_any);
+Datum
+counting_batch_contains_any(PG_FUNCTION_ARGS)
+{
+	BtBatchKeys keys;
+	bool	   *found = probe_batch(fcinfo, &keys);
+
+	return bt_quantified(fcinfo, found, &keys, true);
+}

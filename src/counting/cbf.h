@@ -1,0 +1,35 @@
+/*-------------------------------------------------------------------------
+ *
+ * cbf.h
+ *		The countingbloom family's glue: what its files share.
+ *
+ *	value.c		the type (I/O methods), reading arguments, turning an
+ *				aggregate's hash list into a filter, parameter checks
+ *	funcs.c		empty, add, remove, contains, count, info, to_bloom, union
+ *	batch.c		the batch forms over arrays
+ *	agg.c		counting_agg and counting_union_agg
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef COUNTING_FAMILY_H
+#define COUNTING_FAMILY_H
+
+#include "bloomtype.h"
+
+#define CB_NOUN				"counting bloom filter"
+#define CB_PLURAL			"counting bloom filters"
+/* counting_add(NULL, key) makes a filter of this many keys at 1% */
+#define CB_CREATE_CAPACITY	1000
+
+/* value.c */
+extern const BtCacheMethods cb_probe_methods;
+extern void cb_decode_or_error(struct varlena *v, BloomFilter *f);
+extern struct varlena *cb_materialize(BloomFilter *st, BloomPlan *plan, MemoryContext cxt);
+extern struct varlena *cb_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f, bool copy);
+extern void cb_check_params(int64 capacity, double fpr);
+extern struct varlena *cb_new(uint64 capacity, double fpr, BloomPlan *plan,
+							  MemoryContext cxt, BloomFilter *f);
+extern void cb_check_compatible(const BloomFilter *a, const BloomFilter *b);
+extern struct varlena *cb_add_target(FunctionCallInfo fcinfo, BloomFilter *f);
+
+#endif							/* COUNTING_FAMILY_H */

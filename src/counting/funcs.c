@@ -1,0 +1,202 @@
+/*-------------------------------------------------------------------------
+ *
+ * funcs.c
+ *		The countingbloom functions a row at a time: counting_empty,
+ *		counting_add, counting_remove, counting_contains, counting_count,
+ *		union (|), counting_info and counting_to_bloom.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "cbf.h"
+
+#include <math.h>
+
+#include "access/htup_details.h"
+#include "funcapi.h"
+#include "utils/builtins.h"
+
+PG_FUNCTION_INFO_V1(counting_empty);
+Datum
+counting_empty(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_POINTER(cb_new((uint64) PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1),
+							 &bt_call_cache(fcinfo)->plan, CurrentMemoryContext, NULL));
+}
+
+/* The filter of a probe, from the call site's cache; NULL: holds nothing */
+static inline BloomFilter *
+probe_filter(FunctionCallInfo fcinfo, BloomKeyEnc enc, BloomKeyInfo **ki)
+{
+	BloomFilter *f = bt_cache_value(fcinfo, &cb_probe_methods);
+
+	*ki = bt_cache_key(fcinfo, enc, false);
+	if (f->key_class == BLOOM_KEY_NONE)
+		return NULL;
+	bt_check_key(CB_NOUN, f, *ki);
+	return f;
+}
+
+static Datum
+contains_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
+{
+	BloomKeyInfo *ki;
+	BloomFilter *f = probe_filter(fcinfo, enc, &ki);
+
+	if (f == NULL)
+		PG_RETURN_BOOL(false);
+	PG_RETURN_BOOL(counting_contains(f, bloom_key_hash_fast(ki, PG_GETARG_DATUM(1), f->seed)));
+}
+
+static Datum
+count_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
+{
+	BloomKeyInfo *ki;
+	BloomFilter *f = probe_filter(fcinfo, enc, &ki);
+
+	if (f == NULL)
+		PG_RETURN_INT32(0);
+	PG_RETURN_INT32((int32) counting_count(f, bloom_key_hash_fast(ki, PG_GETARG_DATUM(1),
+																  f->seed)));
+}
+
+/*
+ * counting_add(f, key): f with one more copy of key.  (f, NULL) is f;
+ * (NULL, key) makes a filter of CB_CREATE_CAPACITY keys at 1%.
+ */
+static Datum
+add_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
+{
+	BloomKeyInfo *ki;
+	struct varlena *v;
+	BloomFilter f;
+
+	if ((v = cb_add_target(fcinfo, &f)) == NULL)
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	ki = bt_cache_key(fcinfo, enc, false);
+	bt_admit_key(CB_NOUN, &f, ki);
+	counting_add(&f, bloom_key_hash_fast(ki, PG_GETARG_DATUM(1), f.seed));
+	PG_RETURN_POINTER(v);
+}
+
+/*
+ * counting_remove(f, key): f with one copy of key taken back; a key that
+ * is certainly absent leaves f as it is.  (f, NULL) is f, (NULL, key)
+ * NULL.
+ */
+static Datum
+remove_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
+{
+	BloomKeyInfo *ki;
+	struct varlena *v;
+	BloomFilter f;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(1))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	v = cb_arg(fcinfo, 0, &f, true);
+	ki = bt_cache_key(fcinfo, enc, false);
+	if (f.key_class == BLOOM_KEY_NONE)
+		PG_RETURN_POINTER(v);	/* holds nothing */
+	bt_check_key(CB_NOUN, &f, ki);
+	(void) counting_remove(&f, bloom_key_hash_fast(ki, PG_GETARG_DATUM(1), f.seed));
+	PG_RETURN_POINTER(v);
+}
+
+#define CONTAINS_(suffix, sqltype, enc, vol) \
+	BT_KEY_ENTRY(counting_contains, suffix, contains_common(fcinfo, enc))
+#define COUNT_(suffix, sqltype, enc, vol) \
+	BT_KEY_ENTRY(counting_count, suffix, count_common(fcinfo, enc))
+#define ADD_(suffix, sqltype, enc, vol) \
+	BT_KEY_ENTRY(counting_add, suffix, add_common(fcinfo, enc))
+#define REMOVE_(suffix, sqltype, enc, vol) \
+	BT_KEY_ENTRY(counting_remove, suffix, remove_common(fcinfo, enc))
+
+BT_KEY_TYPES(CONTAINS_, BT_NO_ALIAS)
+BT_KEY_TYPES(COUNT_, BT_NO_ALIAS)
+BT_KEY_TYPES(ADD_, BT_NO_ALIAS)
+BT_KEY_TYPES(REMOVE_, BT_NO_ALIAS)
+
+/*
+ * a | b: counters add (saturating), so the union is the filter of both
+ * filters' adds.  An empty hash list (counting_agg of no rows, when it
+ * could not know a size) is the identity.
+ */
+PG_FUNCTION_INFO_V1(counting_union);
+Datum
+counting_union(PG_FUNCTION_ARGS)
+{
+	struct varlena *a = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	struct varlena *b = PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
+	BloomFilter fa,
+				fb;
+
+	cb_decode_or_error(a, &fa);
+	cb_decode_or_error(b, &fb);
+	if (bloom_is_empty_hashlist(&fb))
+		PG_RETURN_POINTER(cb_arg(fcinfo, 0, &fa, false));
+	if (bloom_is_empty_hashlist(&fa))
+		PG_RETURN_POINTER(cb_arg(fcinfo, 1, &fb, false));
+	a = cb_arg(fcinfo, 0, &fa, true);
+	(void) cb_arg(fcinfo, 1, &fb, false);
+	cb_check_compatible(&fa, &fb);
+	counting_merge(&fa, &fb);
+	PG_RETURN_POINTER(a);
+}
+
+PG_FUNCTION_INFO_V1(counting_info);
+Datum
+counting_info(PG_FUNCTION_ARGS)
+{
+	BloomFilter f;
+	struct varlena *v = cb_arg(fcinfo, 0, &f, false);
+	CountingInfo info;
+	TupleDesc	tupdesc;
+	Datum		values[16];
+	bool		nulls[16] = {0};
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE ||
+		tupdesc->natts != 16)
+		elog(ERROR, "return type must be a row type of 16 columns");
+	tupdesc = BlessTupleDesc(tupdesc);
+	counting_describe(&f, &info);
+	values[0] = Int64GetDatum(clamp_int64(f.capacity));
+	values[1] = Float8GetDatum(f.fpr);
+	values[2] = Int32GetDatum(f.k);
+	values[3] = Int64GetDatum(clamp_int64(info.counters));
+	values[4] = Int32GetDatum(4);
+	values[5] = Int64GetDatum((int64) VARSIZE(v));
+	values[6] = Int64GetDatum(clamp_int64(f.nitems));
+	values[7] = Int64GetDatum(clamp_int64(f.nremoves));
+	values[8] = Int64GetDatum(clamp_int64(info.counters_set));
+	values[9] = Int64GetDatum(clamp_int64(info.saturated));
+	values[10] = Int32GetDatum((int32) info.max_counter);
+	values[11] = Int64GetDatum((int64) llround(info.estimated_items));
+	values[12] = Float8GetDatum(info.estimated_fpr);
+	values[13] = Float8GetDatum(info.estimated_fpr / f.fpr);
+	values[14] = CStringGetTextDatum(bloom_key_class_name(f.key_class, f.key_type));
+	values[15] = Int32GetDatum(f.version);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
+
+/*
+ * counting_to_bloom(f): the bloomfilter (fixed, of the same capacity and
+ * rate) whose bits are f's presence bits: it answers every key as f does.
+ */
+PG_FUNCTION_INFO_V1(counting_to_bloom_sql);
+Datum
+counting_to_bloom_sql(PG_FUNCTION_ARGS)
+{
+	BloomFilter f,
+				out;
+	struct varlena *r;
+
+	(void) cb_arg(fcinfo, 0, &f, false);
+	r = bt_new_varlena(bloom_blocked_size(f.nblocks), CurrentMemoryContext);
+	counting_to_bloom(&f, BT_DATA(r), &out);
+	PG_RETURN_POINTER(r);
+}

@@ -1,0 +1,259 @@
+/*-------------------------------------------------------------------------
+ *
+ * value.c
+ *		The countingbloom type: I/O methods, reading filter arguments, the
+ *		filter an aggregate's hash list stands for, and the checks of
+ *		parameters (every check before any allocation).
+ *
+ * A countingbloom value is a counting filter (kind 5), or the hash list
+ * (kind 2) that counting_agg keeps while it reads rows and returns for no
+ * rows when it cannot know a size; every function reads the latter as the
+ * filter it stands for (cb_arg).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "cbf.h"
+
+#include "access/detoast.h"
+
+/* kind 5, or a hash list (version 1, kind 2) */
+static BloomStatus
+cb_decode(const uint8 *buf, size_t len, BloomFilter *f)
+{
+	BloomStatus st = counting_decode(buf, len, f);
+
+	if (st == BLOOM_E_OTHERTYPE && f->kind == BLOOM_KIND_HASHLIST)
+		st = bloom_decode(buf, len, f);
+	return st;
+}
+
+void
+cb_decode_or_error(struct varlena *v, BloomFilter *f)
+{
+	BloomStatus st = cb_decode(BT_DATA(v), BT_LEN(v), f);
+
+	if (st != BLOOM_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("countingbloom value is corrupt"),
+				 errdetail("%s", bloom_status_message(st))));
+}
+
+/* Outside bytes: the header, then every counter against its bit */
+static BloomStatus
+cb_validate(const uint8 *buf, size_t len)
+{
+	BloomFilter f;
+	BloomStatus st = cb_decode(buf, len, &f);
+
+	if (st == BLOOM_OK && f.kind == BLOOM_KIND_COUNTING)
+		st = counting_validate_deep(&f);
+	return st;
+}
+
+static const char *
+cb_status_message(BloomStatus st)
+{
+	if (st == BLOOM_E_VERSION)
+		return "The format version is not one this build reads (a countingbloom value is version 3).";
+	return bloom_status_message(st);
+}
+
+/* A counting filter is canonical as stored; a hash list drops unused slots */
+static struct varlena *
+cb_canonical(struct varlena *v)
+{
+	BloomFilter f;
+	struct varlena *c;
+
+	cb_decode_or_error(v, &f);
+	if (f.kind == BLOOM_KIND_COUNTING || bloom_is_canonical(&f))
+		return v;
+	c = bt_new_varlena(bloom_canonical_size(&f), CurrentMemoryContext);
+	bloom_canonical_write(&f, BT_DATA(c));
+	return c;
+}
+
+static const BtTypeMethods cb_type = {
+	.name = "countingbloom",
+	.validate = cb_validate,
+	.status_message = cb_status_message,
+	.canonical = cb_canonical,
+	.max_bytes = BLOOM_MAX_BYTES,
+};
+
+BT_TYPE_ENTRIES(countingbloom, &cb_type)
+
+/* ---------------------------------------------------------------------
+ * Parameters and new filters
+ * ---------------------------------------------------------------------
+ */
+
+void
+cb_check_params(int64 capacity, double fpr)
+{
+	if (capacity <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("counting bloom filter capacity must be positive, not " INT64_FORMAT,
+						capacity),
+				 errhint("Give the number of keys the filter should hold, at least 1.")));
+	if (!bloom_fpr_valid(fpr))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("counting bloom filter false-positive rate %g is out of range", fpr),
+				 errhint("Use a rate in (0, 0.5] and no smaller than %g, e.g. 0.01 for 1%%.",
+						 BLOOM_MIN_FPR)));
+}
+
+/* A new, empty counting filter in cxt; parameters checked first */
+struct varlena *
+cb_new(uint64 capacity, double fpr, BloomPlan *plan, MemoryContext cxt, BloomFilter *f)
+{
+	BloomAlloc	a = bt_allocator(cxt);
+	BloomPlan	local = {0};
+	BloomFilter made;
+	BloomStatus st;
+
+	if (f == NULL)
+		f = &made;
+	if (plan == NULL)
+		plan = &local;
+	cb_check_params((int64) capacity, fpr);
+	st = counting_new(capacity, fpr, plan, &a, f);
+	if (st == BLOOM_E_CAPACITY)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("counting bloom filter capacity " UINT64_FORMAT " is too large for false-positive rate %g",
+						capacity, fpr),
+				 errdetail("A filter is at most 512 MB; a counting filter spends five times the bits of a bloomfilter (a 4-bit counter beside each bit)."),
+				 errhint("The largest capacity that fits at this rate is " UINT64_FORMAT ".",
+						 counting_max_capacity(plan))));
+	if (st != BLOOM_OK)
+		elog(ERROR, "could not make a counting bloom filter: %s", bloom_status_message(st));
+	return bt_varlena(f->base);
+}
+
+/*
+ * The counting filter the hash list st stands for, in a new value in cxt
+ * (an empty list: an empty filter of CB_CREATE_CAPACITY keys); st then
+ * describes the result.
+ */
+struct varlena *
+cb_materialize(BloomFilter *st, BloomPlan *plan, MemoryContext cxt)
+{
+	BloomAlloc	a = bt_allocator(cxt);
+	BloomPlan	local = {0};
+	BloomFilter out;
+	uint64		capacity = 0;
+	BloomStatus s;
+
+	if (plan == NULL)
+		plan = &local;
+	if (st->nhashes == 0)
+	{
+		struct varlena *v = cb_new(st->capacity > 0 ? st->capacity : CB_CREATE_CAPACITY,
+								   st->fpr, plan, cxt, &out);
+
+		*st = out;
+		return v;
+	}
+	s = counting_from_hashlist(st, plan, &a, &out, &capacity);
+	if (s == BLOOM_E_CAPACITY)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("counting_agg received " UINT64_FORMAT " distinct keys, more than a counting bloom filter at false-positive rate %g can hold",
+						capacity, st->fpr),
+				 errhint("The largest capacity at this rate is " UINT64_FORMAT "; use a larger rate.",
+						 counting_max_capacity(plan))));
+	if (s != BLOOM_OK)
+		elog(ERROR, "could not build a counting bloom filter: %s", bloom_status_message(s));
+	*st = out;
+	return bt_varlena(out.base);
+}
+
+/*
+ * Argument argno as a detoasted, validated counting filter, decoded into
+ * f (a hash list as the filter it stands for).  With copy the result is a
+ * private copy the caller may modify.
+ */
+struct varlena *
+cb_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f, bool copy)
+{
+	struct varlena *orig = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno));
+	struct varlena *v = PG_DETOAST_DATUM(PG_GETARG_DATUM(argno));
+
+	cb_decode_or_error(v, f);
+	if (f->kind == BLOOM_KIND_HASHLIST)
+		return cb_materialize(f, NULL, CurrentMemoryContext);
+	if (copy && v == orig)
+	{
+		v = (struct varlena *) palloc(VARSIZE(orig));
+		memcpy(v, orig, VARSIZE(orig));
+		cb_decode_or_error(v, f);
+	}
+	return v;
+}
+
+/*
+ * The filter an add function adds to: a private copy of argument 0, or a
+ * new one of CB_CREATE_CAPACITY keys at 1% where it is NULL.  NULL when
+ * there is nothing to add (a NULL key).
+ */
+struct varlena *
+cb_add_target(FunctionCallInfo fcinfo, BloomFilter *f)
+{
+	if (PG_ARGISNULL(1))
+		return NULL;
+	if (!PG_ARGISNULL(0))
+		return cb_arg(fcinfo, 0, f, true);
+	return cb_new(CB_CREATE_CAPACITY, BLOOM_DEFAULT_FPR, NULL, CurrentMemoryContext, f);
+}
+
+void
+cb_check_compatible(const BloomFilter *a, const BloomFilter *b)
+{
+	const char *what;
+
+	if (counting_compatible(a, b, &what) != BLOOM_OK)
+	{
+		if (strcmp(what, "key type") == 0)
+			bt_check_key_classes(CB_PLURAL, a->key_class, a->key_type,
+								 b->key_class, b->key_type);
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot combine counting bloom filters with different %s", what),
+				 errhint("Only counting filters made with the same capacity and false-positive rate combine, e.g. from counting_empty(capacity, fpr) or counting_agg(key, capacity, fpr).")));
+	}
+}
+
+/* ---------------------------------------------------------------------
+ * The probe cache's methods (src/pg/cache.c)
+ * ---------------------------------------------------------------------
+ */
+
+static struct varlena *
+probe_prepare(FunctionCallInfo fcinfo, int argno, void *decoded)
+{
+	return cb_arg(fcinfo, argno, (BloomFilter *) decoded, false);
+}
+
+static size_t
+probe_head(const void *decoded)
+{
+	return BLOOM_HEADER_SIZE;
+}
+
+static void
+probe_redecode(uint8 *buf, size_t len, void *decoded)
+{
+	if (counting_decode(buf, len, (BloomFilter *) decoded) != BLOOM_OK)
+		elog(ERROR, "copy of a valid countingbloom does not decode");
+}
+
+const BtCacheMethods cb_probe_methods = {
+	.decoded_size = sizeof(BloomFilter),
+	.prepare = probe_prepare,
+	.head = probe_head,
+	.redecode = probe_redecode,
+};

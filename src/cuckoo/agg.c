@@ -1,0 +1,188 @@
+/*-------------------------------------------------------------------------
+ *
+ * agg.c
+ *		Aggregates of the cuckoofilter family: cuckoo_agg and
+ *		cuckoo_union_agg.
+ *
+ * Each row adds a copy of its key (cuckoo_agg(DISTINCT key) for a set).
+ * The state is a hash list (kind 2), one 8-byte hash per row: version 1
+ * without a capacity, version 3 with the capacity given.  Partial states
+ * append; the final step builds the filter (of that capacity, else sized
+ * for the distinct hashes) with cuckoo_empty's defaults, adding the hashes
+ * in sorted order, so that its bytes do not depend on the plan.  (A
+ * filter as the state would combine by reinserting fingerprints, which
+ * fails when two partial filters' sub-filters of one size together hold
+ * more than it takes: a fingerprint has no bits for a larger one.)
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "cf.h"
+
+#define AGGNAME "cuckoo_agg"
+
+static Datum
+agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
+{
+	BtCallCache *cache = bt_call_cache(fcinfo);
+	int			nargs = PG_NARGS();
+	int64		capacity = 0;
+	double		fpr = BLOOM_DEFAULT_FPR;
+	struct varlena *state;
+	BloomKeyInfo *ki;
+	CuckooFilter f;
+	uint64		h;
+
+	if (nargs == 3)
+	{
+		bt_param_not_null(fcinfo, 2, AGGNAME, "false-positive rate");
+		fpr = PG_GETARG_FLOAT8(2);
+	}
+	else if (nargs == 4)
+	{
+		bt_param_not_null(fcinfo, 2, AGGNAME, "capacity");
+		bt_param_not_null(fcinfo, 3, AGGNAME, "false-positive rate");
+		capacity = PG_GETARG_INT64(2);
+		fpr = PG_GETARG_FLOAT8(3);
+	}
+	(void) bt_agg_context(fcinfo, "cuckoo_agg_trans");
+	if (PG_ARGISNULL(0))
+	{
+		/* the executor copies the first state into the aggregate context */
+		cf_check_params(nargs == 4 ? capacity : 1, fpr, CUCKOO_DEFAULT_BUCKET,
+						CUCKOO_DEFAULT_KICKS, CUCKOO_DEFAULT_EXPANSION);
+		if (nargs == 4 && cuckoo_max_capacity(fpr, CUCKOO_DEFAULT_BUCKET,
+											  CUCKOO_DEFAULT_EXPANSION) < (uint64) capacity)
+			(void) cf_new((uint64) capacity, fpr, CUCKOO_DEFAULT_BUCKET, CUCKOO_DEFAULT_KICKS,
+						  CUCKOO_DEFAULT_EXPANSION, CurrentMemoryContext, NULL);	/* its ERROR */
+		state = bt_new_hashlist(BLOOM_HASHLIST_MIN_SLOTS, nargs == 4 ? (uint64) capacity : 0, fpr);
+	}
+	else
+		state = bt_plain_state(PG_GETARG_DATUM(0));
+	cf_decode_or_error(state, &f);
+	if (f.hdr.fpr != fpr || f.hdr.kind != BLOOM_KIND_HASHLIST ||
+		f.hdr.capacity != (uint64) capacity)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cuckoo_agg capacity and false-positive rate must be the same for every row")));
+	if (PG_ARGISNULL(1))
+		PG_RETURN_POINTER(state);	/* NULL keys are ignored */
+
+	ki = bt_cache_key(fcinfo, enc, false);
+	bt_admit_key(CF_NOUN, &f.hdr, ki);
+	h = bloom_key_hash_fast(ki, PG_GETARG_DATUM(1), f.hdr.seed);
+	if (!bloom_hashlist_push(&f.hdr, h))
+	{
+		uint8		le[8];
+
+		bloom_put_le64(le, h);
+		state = bt_hashlist_add(&f.hdr, le, 1, &cache->plan, AGGNAME);
+	}
+	f.hdr.nitems = bloom_sat_add(f.hdr.nitems, 1);
+	bloom_store_items(&f.hdr);
+	PG_RETURN_POINTER(state);
+}
+
+#define AGG_TRANS_(suffix, sqltype, enc, vol) \
+	BT_KEY_ENTRY(cuckoo_agg_trans, suffix, agg_trans_common(fcinfo, enc))
+
+BT_KEY_TYPES(AGG_TRANS_, BT_NO_ALIAS)
+
+/*
+ * Combines two partial states (state 1 in place when it has room):
+ * filters unite, hash lists append.  Also cuckoo_union_agg's transition,
+ * where the second argument is a filter (a hash list becomes its filter).
+ */
+static Datum
+combine_common(FunctionCallInfo fcinfo, const char *fname, bool values)
+{
+	BtCallCache *cache = bt_call_cache(fcinfo);
+	struct varlena *s1,
+			   *s2;
+	CuckooFilter f1,
+				f2;
+
+	(void) bt_agg_context(fcinfo, fname);
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	s2 = PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
+	cf_decode_or_error(s2, &f2);
+	if (values && f2.hdr.kind == BLOOM_KIND_HASHLIST && !bloom_is_empty_hashlist(&f2.hdr))
+		s2 = cf_materialize(&f2, CurrentMemoryContext);
+	if (PG_ARGISNULL(0))
+		PG_RETURN_POINTER(s2);
+	if (bloom_is_empty_hashlist(&f2.hdr))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	s1 = bt_plain_state(PG_GETARG_DATUM(0));
+	cf_decode_or_error(s1, &f1);
+	if (bloom_is_empty_hashlist(&f1.hdr))
+		PG_RETURN_POINTER(s2);
+	if (f1.hdr.kind != f2.hdr.kind)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot combine an auto-sized cuckoo_agg state with a fixed-capacity one")));
+	if (f1.hdr.kind == BLOOM_KIND_CUCKOO)
+		PG_RETURN_POINTER(cf_merge_into(&f1, &f2, CurrentMemoryContext));
+	if (f1.hdr.fpr != f2.hdr.fpr || f1.hdr.capacity != f2.hdr.capacity)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cuckoo_agg capacity and false-positive rate must be the same for every row")));
+	bt_check_key_classes(CF_PLURAL, f1.hdr.key_class, f1.hdr.key_type,
+						 f2.hdr.key_class, f2.hdr.key_type);
+	s1 = bt_hashlist_add(&f1.hdr, f2.hdr.data, f2.hdr.nhashes, &cache->plan, AGGNAME);
+	f1.hdr.nitems = bloom_sat_add(f1.hdr.nitems, f2.hdr.nitems);
+	bloom_adopt_key_class(&f1.hdr, &f2.hdr);
+	bloom_write_header(&f1.hdr);
+	PG_RETURN_POINTER(s1);
+}
+
+PG_FUNCTION_INFO_V1(cuckoo_agg_combine);
+Datum
+cuckoo_agg_combine(PG_FUNCTION_ARGS)
+{
+	return combine_common(fcinfo, "cuckoo_agg_combine", false);
+}
+
+PG_FUNCTION_INFO_V1(cuckoo_union_trans);
+Datum
+cuckoo_union_trans(PG_FUNCTION_ARGS)
+{
+	return combine_common(fcinfo, "cuckoo_union_trans", true);
+}
+
+/*
+ * The final step leaves the state as it is and returns a new value.  No
+ * rows: an empty filter of the call's capacity when it is known, else an
+ * empty hash list (it holds nothing and unites with any filter).
+ */
+PG_FUNCTION_INFO_V1(cuckoo_agg_final);
+Datum
+cuckoo_agg_final(PG_FUNCTION_ARGS)
+{
+	struct varlena *state;
+	CuckooFilter f;
+
+	if (PG_ARGISNULL(0))
+	{
+		int64		capacity;
+		double		fpr;
+		int			nargs = bt_agg_const_params(fcinfo, &capacity, &fpr);
+
+		if (nargs >= 2)
+			cf_check_params(nargs == 3 ? capacity : 1, fpr, CUCKOO_DEFAULT_BUCKET,
+							CUCKOO_DEFAULT_KICKS, CUCKOO_DEFAULT_EXPANSION);
+		if (capacity > 0)
+			PG_RETURN_POINTER(cf_new((uint64) capacity, fpr, CUCKOO_DEFAULT_BUCKET,
+									 CUCKOO_DEFAULT_KICKS, CUCKOO_DEFAULT_EXPANSION,
+									 CurrentMemoryContext, NULL));
+		PG_RETURN_POINTER(bt_new_hashlist(0, 0, fpr));
+	}
+	state = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	cf_decode_or_error(state, &f);
+	if (f.hdr.kind == BLOOM_KIND_CUCKOO)
+		PG_RETURN_POINTER(bt_copy_into(state, CurrentMemoryContext));
+	PG_RETURN_POINTER(cf_materialize(&f, CurrentMemoryContext));
+}

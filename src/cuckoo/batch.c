@@ -1,0 +1,131 @@
+/*-------------------------------------------------------------------------
+ *
+ * batch.c
+ *		Batch forms of the cuckoofilter functions over the elements of an
+ *		array: cuckoo_add_all (CF.INSERT), cuckoo_add_new_all (CF.INSERTNX),
+ *		cuckoo_remove_all, cuckoo_contains_each (CF.MEXISTS),
+ *		cuckoo_contains_all and cuckoo_contains_any.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "cf.h"
+
+/*
+ * f with a copy of every non-NULL element added (only_new: each that is
+ * not maybe present by then), or taken back (remove).  A NULL f: adding
+ * makes a filter with the defaults, removing gives NULL.
+ */
+static Datum
+change_all(FunctionCallInfo fcinfo, bool add, bool only_new)
+{
+	BloomKeyInfo *ki;
+	struct varlena *v;
+	CuckooFilter f;
+	BtBatchKeys keys;
+
+	if (PG_ARGISNULL(0) && !add)
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	v = cf_add_target(fcinfo, &f);
+	ki = bt_cache_key(fcinfo, BKE_UNKNOWN, true);
+	bt_hash_elements(fcinfo, ki, f.hdr.seed, &keys);
+	for (int i = 0; i < keys.n; i++)
+	{
+		if (keys.nulls[i])
+			continue;
+		if (add)
+		{
+			struct varlena *g;
+
+			bt_admit_key(CF_NOUN, &f.hdr, ki);
+			g = cf_add_hash(v, &f, keys.hashes[i], only_new, CurrentMemoryContext);
+			if (g != v)
+				pfree(v);
+			v = g;
+		}
+		else if (f.hdr.key_class != BLOOM_KEY_NONE)
+		{
+			bt_check_key(CF_NOUN, &f.hdr, ki);
+			(void) cuckoo_remove(&f, keys.hashes[i]);
+		}
+	}
+	PG_RETURN_POINTER(v);
+}
+
+PG_FUNCTION_INFO_V1(cuckoo_batch_add_all);
+Datum
+cuckoo_batch_add_all(PG_FUNCTION_ARGS)
+{
+	return change_all(fcinfo, true, false);
+}
+
+PG_FUNCTION_INFO_V1(cuckoo_batch_add_new_all);
+Datum
+cuckoo_batch_add_new_all(PG_FUNCTION_ARGS)
+{
+	return change_all(fcinfo, true, true);
+}
+
+PG_FUNCTION_INFO_V1(cuckoo_batch_remove_all);
+Datum
+cuckoo_batch_remove_all(PG_FUNCTION_ARGS)
+{
+	return change_all(fcinfo, false, false);
+}
+
+/* The filter and the keys' answers, for the three probing forms */
+static bool *
+probe_batch(FunctionCallInfo fcinfo, BtBatchKeys *keys)
+{
+	BloomKeyInfo *ki = bt_cache_key(fcinfo, BKE_UNKNOWN, true);
+	CuckooFilter *f = bt_cache_value(fcinfo, &cf_probe_methods);
+	bool	   *found;
+
+	bt_hash_elements(fcinfo, ki, f->hdr.seed, keys);
+	found = palloc(Max(keys->n, 1) * sizeof(bool));
+	for (int i = 0; i < keys->n; i++)
+		if (!keys->nulls[i])
+		{
+			bt_check_key(CF_NOUN, &f->hdr, ki);
+			break;
+		}
+	for (int i = 0; i < keys->n; i++)
+		found[i] = !keys->nulls[i] && f->hdr.key_class != BLOOM_KEY_NONE &&
+			cuckoo_contains(f, keys->hashes[i]);
+	return found;
+}
+
+PG_FUNCTION_INFO_V1(cuckoo_batch_contains_each);
+Datum
+cuckoo_batch_contains_each(PG_FUNCTION_ARGS)
+{
+	BtBatchKeys keys;
+	bool	   *found = probe_batch(fcinfo, &keys);
+
+	return bt_bool_array(found, &keys);
+}
+
+PG_FUNCTION_INFO_V1(cuckoo_batch_contains_all);
+Datum
+cuckoo_batch_contains_all(PG_FUNCTION_ARGS)
+{
+	BtBatchKeys keys;
+	bool	   *found = probe_batch(fcinfo, &keys);
+
+	return bt_quantified(fcinfo, found, &keys, false);
+}
+
+PG_FUNCTION_INFO_V1(cuckoo_batch_contains_any);
+Datum
+cuckoo_batch_contains_any(PG_FUNCTION_ARGS)
+{
+	BtBatchKeys keys;
+	bool	   *found = probe_batch(fcinfo, &keys);
+
+	return bt_quantified(fcinfo, found, &keys, true);
+}

@@ -1,0 +1,43 @@
+/*-------------------------------------------------------------------------
+ *
+ * cf.h
+ *		The cuckoofilter family's glue: what its files share.
+ *
+ *	value.c		the type (I/O methods), reading arguments, parameter
+ *				checks, new filters, adding with growth, and the filter an
+ *				aggregate's hash list stands for
+ *	funcs.c		empty, add, add_new, remove, contains, count, compact,
+ *				union, info
+ *	batch.c		the batch forms over arrays
+ *	agg.c		cuckoo_agg and cuckoo_union_agg
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef CUCKOO_FAMILY_H
+#define CUCKOO_FAMILY_H
+
+#include "bloomtype.h"
+
+#define CF_NOUN				"cuckoo filter"
+#define CF_PLURAL			"cuckoo filters"
+/* cuckoo_add(NULL, key) makes a filter of this many keys at 1% */
+#define CF_CREATE_CAPACITY	1000
+
+/* value.c */
+extern const BtCacheMethods cf_probe_methods;
+extern void cf_decode_or_error(struct varlena *v, CuckooFilter *f);
+extern struct varlena *cf_materialize(CuckooFilter *st, MemoryContext cxt);
+extern struct varlena *cf_arg(FunctionCallInfo fcinfo, int argno, CuckooFilter *f, bool copy);
+extern void cf_check_params(int64 capacity, double fpr, int32 bucket_size,
+							int32 max_kicks, int32 expansion);
+extern struct varlena *cf_new(uint64 capacity, double fpr, int32 bucket_size,
+							  int32 max_kicks, int32 expansion, MemoryContext cxt,
+							  CuckooFilter *f);
+extern struct varlena *cf_add_hash(struct varlena *v, CuckooFilter *f, uint64 h,
+								   bool only_new, MemoryContext cxt);
+extern void cf_check_compatible(const CuckooFilter *a, const CuckooFilter *b);
+extern struct varlena *cf_merge_into(CuckooFilter *fa, const CuckooFilter *fb,
+									 MemoryContext cxt);
+extern struct varlena *cf_add_target(FunctionCallInfo fcinfo, CuckooFilter *f);
+
+#endif							/* CUCKOO_FAMILY_H */

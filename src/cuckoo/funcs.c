@@ -1,0 +1,199 @@
+/*-------------------------------------------------------------------------
+ *
+ * funcs.c
+ *		The cuckoofilter functions a row at a time: cuckoo_empty,
+ *		cuckoo_add, cuckoo_add_new, cuckoo_remove, cuckoo_contains,
+ *		cuckoo_count, cuckoo_compact, union (|) and cuckoo_info.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "cf.h"
+
+#include "access/htup_details.h"
+#include "funcapi.h"
+#include "utils/builtins.h"
+
+PG_FUNCTION_INFO_V1(cuckoo_empty);
+Datum
+cuckoo_empty(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_POINTER(cf_new((uint64) PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1),
+							 PG_GETARG_INT32(2), PG_GETARG_INT32(3), PG_GETARG_INT32(4),
+							 CurrentMemoryContext, NULL));
+}
+
+/* The filter of a probe, from the call site's cache; NULL: holds nothing */
+static inline CuckooFilter *
+probe_filter(FunctionCallInfo fcinfo, BloomKeyEnc enc, BloomKeyInfo **ki)
+{
+	CuckooFilter *f = bt_cache_value(fcinfo, &cf_probe_methods);
+
+	*ki = bt_cache_key(fcinfo, enc, false);
+	if (f->hdr.key_class == BLOOM_KEY_NONE)
+		return NULL;
+	bt_check_key(CF_NOUN, &f->hdr, *ki);
+	return f;
+}
+
+static Datum
+contains_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
+{
+	BloomKeyInfo *ki;
+	CuckooFilter *f = probe_filter(fcinfo, enc, &ki);
+
+	if (f == NULL)
+		PG_RETURN_BOOL(false);
+	PG_RETURN_BOOL(cuckoo_contains(f, bloom_key_hash_fast(ki, PG_GETARG_DATUM(1), f->hdr.seed)));
+}
+
+static Datum
+count_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
+{
+	BloomKeyInfo *ki;
+	CuckooFilter *f = probe_filter(fcinfo, enc, &ki);
+
+	if (f == NULL)
+		PG_RETURN_INT32(0);
+	PG_RETURN_INT32((int32) cuckoo_count(f, bloom_key_hash_fast(ki, PG_GETARG_DATUM(1),
+																f->hdr.seed)));
+}
+
+/*
+ * cuckoo_add(f, key) (CF.ADD: a copy even if present) and
+ * cuckoo_add_new(f, key) (CF.ADDNX: only if not maybe present).  (f, NULL)
+ * is f; (NULL, key) makes a filter with the defaults.
+ */
+static Datum
+add_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool only_new)
+{
+	BloomKeyInfo *ki;
+	struct varlena *v;
+	CuckooFilter f;
+
+	if ((v = cf_add_target(fcinfo, &f)) == NULL)
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	ki = bt_cache_key(fcinfo, enc, false);
+	bt_admit_key(CF_NOUN, &f.hdr, ki);
+	PG_RETURN_POINTER(cf_add_hash(v, &f, bloom_key_hash_fast(ki, PG_GETARG_DATUM(1), f.hdr.seed),
+								  only_new, CurrentMemoryContext));
+}
+
+/*
+ * cuckoo_remove(f, key) (CF.DEL): one copy taken back; a certainly absent
+ * key leaves f as it is.  (f, NULL) is f, (NULL, key) NULL.
+ */
+static Datum
+remove_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
+{
+	BloomKeyInfo *ki;
+	struct varlena *v;
+	CuckooFilter f;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(1))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	v = cf_arg(fcinfo, 0, &f, true);
+	ki = bt_cache_key(fcinfo, enc, false);
+	if (f.hdr.key_class == BLOOM_KEY_NONE)
+		PG_RETURN_POINTER(v);	/* holds nothing */
+	bt_check_key(CF_NOUN, &f.hdr, ki);
+	(void) cuckoo_remove(&f, bloom_key_hash_fast(ki, PG_GETARG_DATUM(1), f.hdr.seed));
+	PG_RETURN_POINTER(v);
+}
+
+#define CONTAINS_(suffix, sqltype, enc, vol) \
+	BT_KEY_ENTRY(cuckoo_contains, suffix, contains_common(fcinfo, enc))
+#define COUNT_(suffix, sqltype, enc, vol) \
+	BT_KEY_ENTRY(cuckoo_count, suffix, count_common(fcinfo, enc))
+#define ADD_(suffix, sqltype, enc, vol) \
+	BT_KEY_ENTRY(cuckoo_add, suffix, add_common(fcinfo, enc, false)) \
+	BT_KEY_ENTRY(cuckoo_add_new, suffix, add_common(fcinfo, enc, true))
+#define REMOVE_(suffix, sqltype, enc, vol) \
+	BT_KEY_ENTRY(cuckoo_remove, suffix, remove_common(fcinfo, enc))
+
+BT_KEY_TYPES(CONTAINS_, BT_NO_ALIAS)
+BT_KEY_TYPES(COUNT_, BT_NO_ALIAS)
+BT_KEY_TYPES(ADD_, BT_NO_ALIAS)
+BT_KEY_TYPES(REMOVE_, BT_NO_ALIAS)
+
+/* cuckoo_compact(f) (CF.COMPACT) */
+PG_FUNCTION_INFO_V1(cuckoo_compact_sql);
+Datum
+cuckoo_compact_sql(PG_FUNCTION_ARGS)
+{
+	CuckooFilter f,
+				out;
+	BloomAlloc	a = bt_allocator(CurrentMemoryContext);
+	BloomStatus st;
+
+	(void) cf_arg(fcinfo, 0, &f, false);
+	if ((st = cuckoo_compact(&f, &a, &out)) != BLOOM_OK)
+		elog(ERROR, "could not compact a cuckoo filter: %s", bloom_status_message(st));
+	PG_RETURN_POINTER(bt_varlena(out.hdr.base));
+}
+
+/*
+ * a | b: b's fingerprints reinserted into a copy of a.  An empty hash list
+ * (cuckoo_agg of no rows, when it could not know a size) is the identity.
+ */
+PG_FUNCTION_INFO_V1(cuckoo_union);
+Datum
+cuckoo_union(PG_FUNCTION_ARGS)
+{
+	struct varlena *a = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	struct varlena *b = PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
+	CuckooFilter fa,
+				fb;
+
+	cf_decode_or_error(a, &fa);
+	cf_decode_or_error(b, &fb);
+	if (bloom_is_empty_hashlist(&fb.hdr))
+		PG_RETURN_POINTER(cf_arg(fcinfo, 0, &fa, false));
+	if (bloom_is_empty_hashlist(&fa.hdr))
+		PG_RETURN_POINTER(cf_arg(fcinfo, 1, &fb, false));
+	(void) cf_arg(fcinfo, 0, &fa, true);
+	(void) cf_arg(fcinfo, 1, &fb, false);
+	PG_RETURN_POINTER(cf_merge_into(&fa, &fb, CurrentMemoryContext));
+}
+
+PG_FUNCTION_INFO_V1(cuckoo_info);
+Datum
+cuckoo_info(PG_FUNCTION_ARGS)
+{
+	CuckooFilter f;
+	struct varlena *v = cf_arg(fcinfo, 0, &f, false);
+	CuckooInfo	info;
+	TupleDesc	tupdesc;
+	Datum		values[18];
+	bool		nulls[18] = {0};
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE ||
+		tupdesc->natts != 18)
+		elog(ERROR, "return type must be a row type of 18 columns");
+	tupdesc = BlessTupleDesc(tupdesc);
+	cuckoo_describe(&f, &info);
+	values[0] = Int64GetDatum(clamp_int64(f.hdr.capacity));
+	values[1] = Float8GetDatum(f.hdr.fpr);
+	values[2] = Int64GetDatum((int64) VARSIZE(v));
+	values[3] = Int64GetDatum(clamp_int64(info.buckets));
+	values[4] = Int32GetDatum((int32) f.b);
+	values[5] = Int32GetDatum(info.fbits);
+	values[6] = Int32GetDatum((int32) f.nsubs);
+	values[7] = Int64GetDatum(clamp_int64(f.hdr.nitems));
+	values[8] = Int64GetDatum(clamp_int64(f.deletes));
+	values[9] = Int64GetDatum(clamp_int64(f.absorbed));
+	values[10] = Int64GetDatum(clamp_int64(f.stuck));
+	values[11] = Float8GetDatum(info.load_factor);
+	values[12] = Int32GetDatum((int32) f.expansion);
+	values[13] = Int32GetDatum((int32) f.max_kicks);
+	values[14] = Float8GetDatum(info.estimated_fpr);
+	values[15] = Float8GetDatum(info.estimated_fpr / f.hdr.fpr);
+	values[16] = CStringGetTextDatum(bloom_key_class_name(f.hdr.key_class, f.hdr.key_type));
+	values[17] = Int32GetDatum(f.hdr.version);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}

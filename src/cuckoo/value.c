@@ -1,0 +1,340 @@
+/*-------------------------------------------------------------------------
+ *
+ * value.c
+ *		The cuckoofilter type: I/O methods, reading filter arguments, the
+ *		checks of parameters (every check before any allocation), new
+ *		filters, adding a key (growth and its errors), union, and the
+ *		filter an aggregate's hash list stands for.
+ *
+ * A cuckoofilter value is a cuckoo filter (kind 6), or the hash list
+ * (kind 2) that the auto-sized cuckoo_agg keeps while it reads rows and
+ * returns for no rows when it cannot know a size; every function reads
+ * the latter as the filter it stands for (cf_arg).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "cf.h"
+
+#include "access/detoast.h"
+
+/*
+ * kind 6, or a hash list decoded into f->hdr: version 1 (auto-sized), or
+ * version 3 with the capacity cuckoo_agg(key, capacity, fpr) was given
+ */
+static BloomStatus
+cf_decode(const uint8 *buf, size_t len, CuckooFilter *f)
+{
+	BloomStatus st = cuckoo_decode(buf, len, f);
+
+	if (st == BLOOM_E_OTHERTYPE && f->hdr.kind == BLOOM_KIND_HASHLIST)
+		st = bloom_decode_hashlist_any(buf, len, &f->hdr);
+	return st;
+}
+
+void
+cf_decode_or_error(struct varlena *v, CuckooFilter *f)
+{
+	BloomStatus st = cf_decode(BT_DATA(v), BT_LEN(v), f);
+
+	if (st != BLOOM_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("cuckoofilter value is corrupt"),
+				 errdetail("%s", bloom_status_message(st))));
+}
+
+static BloomStatus
+cf_validate(const uint8 *buf, size_t len)
+{
+	CuckooFilter f;
+	BloomStatus st = cf_decode(buf, len, &f);
+
+	if (st == BLOOM_OK && f.hdr.kind == BLOOM_KIND_CUCKOO)
+		st = cuckoo_validate_deep(&f);
+	return st;
+}
+
+static const char *
+cf_status_message(BloomStatus st)
+{
+	if (st == BLOOM_E_VERSION)
+		return "The format version is not one this build reads (a cuckoofilter value is version 3).";
+	return bloom_status_message(st);
+}
+
+static struct varlena *
+cf_canonical(struct varlena *v)
+{
+	CuckooFilter f;
+	struct varlena *c;
+
+	cf_decode_or_error(v, &f);
+	if (f.hdr.kind == BLOOM_KIND_CUCKOO || bloom_is_canonical(&f.hdr))
+		return v;
+	c = bt_new_varlena(bloom_canonical_size(&f.hdr), CurrentMemoryContext);
+	bloom_canonical_write(&f.hdr, BT_DATA(c));
+	return c;
+}
+
+static const BtTypeMethods cf_type = {
+	.name = "cuckoofilter",
+	.validate = cf_validate,
+	.status_message = cf_status_message,
+	.canonical = cf_canonical,
+	.max_bytes = BLOOM_MAX_BYTES,
+};
+
+BT_TYPE_ENTRIES(cuckoofilter, &cf_type)
+
+/* ---------------------------------------------------------------------
+ * Parameters, new filters, adding
+ * ---------------------------------------------------------------------
+ */
+
+void
+cf_check_params(int64 capacity, double fpr, int32 bucket_size, int32 max_kicks,
+				int32 expansion)
+{
+	double		min_fpr = expansion > 0 ? BLOOM_MIN_SCALABLE_FPR : BLOOM_MIN_FPR;
+
+	if (capacity <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cuckoo filter capacity must be positive, not " INT64_FORMAT, capacity),
+				 errhint("Give the number of keys the filter should hold, at least 1.")));
+	if (!cuckoo_bucket_size_valid(bucket_size))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cuckoo filter bucket size %d is out of range", bucket_size),
+				 errhint("Use 1, 2, 4 or 8 fingerprints a bucket (4 is the default).")));
+	if (max_kicks < 1 || max_kicks > CUCKOO_MAX_KICKS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cuckoo filter max kicks %d is out of range", max_kicks),
+				 errhint("Use 1 to %d (500 is the default).", CUCKOO_MAX_KICKS)));
+	if (!cuckoo_expansion_valid(expansion))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cuckoo filter expansion %d is out of range", expansion),
+				 errhint("Use 0 for a fixed filter that refuses keys it cannot place, or 1, 2, 4, 8 or 16 for a filter that grows by sub-filters that many times larger.")));
+	if (!(fpr >= min_fpr && fpr <= BLOOM_MAX_FPR))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cuckoo filter false-positive rate %g is out of range", fpr),
+				 expansion > 0 ?
+				 errdetail("A filter that grows gives its later sub-filters smaller rates, down to the target divided by 409.") : 0,
+				 errhint("Use a rate in (0, 0.5] and no smaller than %g%s.", min_fpr,
+						 expansion > 0 ? ", or expansion => 0 for a fixed filter" : "")));
+}
+
+/* A new, empty filter in cxt; parameters checked first */
+struct varlena *
+cf_new(uint64 capacity, double fpr, int32 bucket_size, int32 max_kicks, int32 expansion,
+	   MemoryContext cxt, CuckooFilter *f)
+{
+	BloomAlloc	a = bt_allocator(cxt);
+	CuckooFilter made;
+	BloomStatus st;
+
+	if (f == NULL)
+		f = &made;
+	cf_check_params((int64) capacity, fpr, bucket_size, max_kicks, expansion);
+	st = cuckoo_new(capacity, fpr, (unsigned) bucket_size, (unsigned) max_kicks,
+					(unsigned) expansion, &a, f);
+	if (st == BLOOM_E_CAPACITY)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("cuckoo filter capacity " UINT64_FORMAT " is too large for false-positive rate %g and bucket size %d",
+						capacity, fpr, bucket_size),
+				 errdetail("A filter is at most 512 MB, so that its text form (what pg_dump writes) fits in one PostgreSQL value."),
+				 errhint("The largest capacity that fits is " UINT64_FORMAT ".",
+						 cuckoo_max_capacity(fpr, (unsigned) bucket_size, (unsigned) expansion))));
+	if (st != BLOOM_OK)
+		elog(ERROR, "could not make a cuckoo filter: %s", bloom_status_message(st));
+	return bt_varlena(f->hdr.base);
+}
+
+/*
+ * Adds hash h to f, the decoded form of v (a private copy): returns v or
+ * its grown copy (v is then the caller's to free).  A filter that cannot take the key is
+ * an ERROR, and the caller's value is unchanged.
+ */
+struct varlena *
+cf_add_hash(struct varlena *v, CuckooFilter *f, uint64 h, bool only_new, MemoryContext cxt)
+{
+	BloomAlloc	a = bt_allocator(cxt);
+	CuckooAdded what;
+	uint64		items = f->hdr.nitems;
+	BloomStatus st = cuckoo_add(f, h, only_new, &a, &what);
+
+	if (st == BLOOM_E_FULL && f->expansion == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("cuckoo filter is full"),
+				 errdetail("It holds " UINT64_FORMAT " fingerprints for a capacity of " UINT64_FORMAT ", and no walk of %u kicks found a free slot for the key; it was made with expansion 0, which does not grow.",
+						   items, f->hdr.capacity, f->max_kicks),
+				 errhint("Make a filter that grows, cuckoo_empty(capacity, fpr, expansion => 2), or a larger one.")));
+	if (st == BLOOM_E_FULL || st == BLOOM_E_CAPACITY)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("cuckoo filter is full: it cannot add a sub-filter"),
+				 errdetail("It has %u sub-filters and holds " UINT64_FORMAT " fingerprints; %s.",
+						   f->nsubs, items,
+						   st == BLOOM_E_FULL ? "32 is the most a filter may have" :
+						   "the next would take the value past 512 MB"),
+				 errhint("Split the keys over several filters, or start from a larger capacity.")));
+	if (st != BLOOM_OK)
+		elog(ERROR, "could not add to a cuckoo filter: %s", bloom_status_message(st));
+	return bt_varlena(f->hdr.base);
+}
+
+/*
+ * The filter the hash list st (decoded into st->hdr) stands for, in a new
+ * value in cxt: of its capacity when it has one, else sized for its
+ * distinct hashes (none: CF_CREATE_CAPACITY), with the defaults of
+ * cuckoo_empty.
+ */
+struct varlena *
+cf_materialize(CuckooFilter *st, MemoryContext cxt)
+{
+	BloomAlloc	a = bt_allocator(cxt);
+	BloomFilter hl = st->hdr;
+	uint64	   *sorted;
+	uint64		distinct = 0;
+	BloomStatus s;
+
+	if (hl.nhashes == 0)
+		return cf_new(hl.capacity > 0 ? hl.capacity : CF_CREATE_CAPACITY, hl.fpr, CUCKOO_DEFAULT_BUCKET,
+					  CUCKOO_DEFAULT_KICKS, CUCKOO_DEFAULT_EXPANSION, cxt, st);
+	if ((s = bloom_hashlist_distinct(&hl, &a, &sorted, &distinct)) != BLOOM_OK)
+		elog(ERROR, "could not count a cuckoo_agg state: %s", bloom_status_message(s));
+	if (sorted != NULL)
+		pfree(sorted);
+	/* cuckoo_agg(key, capacity, fpr): that capacity; else the keys' */
+	if (hl.capacity > 0)
+		distinct = hl.capacity;
+	cf_check_params((int64) Max(distinct, 1), hl.fpr, CUCKOO_DEFAULT_BUCKET,
+					CUCKOO_DEFAULT_KICKS, CUCKOO_DEFAULT_EXPANSION);
+	s = cuckoo_from_hashlist(&hl, Max(distinct, 1), &a, st);
+	if (s == BLOOM_E_CAPACITY || s == BLOOM_E_FULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("cuckoo_agg received " UINT64_FORMAT " distinct keys, more than a cuckoo filter at false-positive rate %g can hold",
+						distinct, hl.fpr),
+				 errhint("Use a larger rate.")));
+	if (s != BLOOM_OK)
+		elog(ERROR, "could not build a cuckoo filter: %s", bloom_status_message(s));
+	return bt_varlena(st->hdr.base);
+}
+
+/*
+ * Argument argno as a detoasted, validated cuckoo filter, decoded into f
+ * (a hash list as the filter it stands for).  With copy the result is a
+ * private copy the caller may modify.
+ */
+struct varlena *
+cf_arg(FunctionCallInfo fcinfo, int argno, CuckooFilter *f, bool copy)
+{
+	struct varlena *orig = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno));
+	struct varlena *v = PG_DETOAST_DATUM(PG_GETARG_DATUM(argno));
+
+	cf_decode_or_error(v, f);
+	if (f->hdr.kind == BLOOM_KIND_HASHLIST)
+		return cf_materialize(f, CurrentMemoryContext);
+	if (copy && v == orig)
+	{
+		v = (struct varlena *) palloc(VARSIZE(orig));
+		memcpy(v, orig, VARSIZE(orig));
+		cf_decode_or_error(v, f);
+	}
+	return v;
+}
+
+/*
+ * The filter an add function adds to: a private copy of argument 0, or a
+ * new one with the defaults where it is NULL.  NULL when there is nothing
+ * to add (a NULL key).
+ */
+struct varlena *
+cf_add_target(FunctionCallInfo fcinfo, CuckooFilter *f)
+{
+	if (PG_ARGISNULL(1))
+		return NULL;
+	if (!PG_ARGISNULL(0))
+		return cf_arg(fcinfo, 0, f, true);
+	return cf_new(CF_CREATE_CAPACITY, BLOOM_DEFAULT_FPR, CUCKOO_DEFAULT_BUCKET,
+				  CUCKOO_DEFAULT_KICKS, CUCKOO_DEFAULT_EXPANSION, CurrentMemoryContext, f);
+}
+
+void
+cf_check_compatible(const CuckooFilter *a, const CuckooFilter *b)
+{
+	const char *what;
+
+	if (cuckoo_compatible(a, b, &what) != BLOOM_OK)
+	{
+		if (strcmp(what, "key type") == 0)
+			bt_check_key_classes(CF_PLURAL, a->hdr.key_class, a->hdr.key_type,
+								 b->hdr.key_class, b->hdr.key_type);
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot combine cuckoo filters with different %s", what),
+				 errhint("Only cuckoo filters made with the same capacity, false-positive rate, bucket size, max kicks and expansion combine.")));
+	}
+}
+
+/*
+ * Unites fb into fa (a private copy) by reinserting fb's fingerprints;
+ * returns the result (fa may move to a new value in cxt).
+ */
+struct varlena *
+cf_merge_into(CuckooFilter *fa, const CuckooFilter *fb, MemoryContext cxt)
+{
+	BloomAlloc	al = bt_allocator(cxt);
+	BloomStatus st;
+
+	cf_check_compatible(fa, fb);
+	st = cuckoo_merge(fa, fb, &al);
+	if (st == BLOOM_E_FULL || st == BLOOM_E_CAPACITY)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("cannot unite cuckoo filters: a fingerprint found no free slot"),
+				 errdetail("A union reinserts each fingerprint into the sub-filter of the same size or an older one; together the filters hold more than those sub-filters take."),
+				 errhint("Build the filters with a larger capacity, or test both: cuckoo_contains(a, key) OR cuckoo_contains(b, key).")));
+	if (st != BLOOM_OK)
+		elog(ERROR, "could not unite cuckoo filters: %s", bloom_status_message(st));
+	return bt_varlena(fa->hdr.base);
+}
+
+/* ---------------------------------------------------------------------
+ * The probe cache's methods (src/pg/cache.c)
+ * ---------------------------------------------------------------------
+ */
+
+static struct varlena *
+probe_prepare(FunctionCallInfo fcinfo, int argno, void *decoded)
+{
+	return cf_arg(fcinfo, argno, (CuckooFilter *) decoded, false);
+}
+
+static size_t
+probe_head(const void *decoded)
+{
+	const CuckooFilter *f = decoded;
+
+	return CUCKOO_HEAD_SIZE + (size_t) f->nsubs * CUCKOO_DESC_SIZE;
+}
+
+static void
+probe_redecode(uint8 *buf, size_t len, void *decoded)
+{
+	if (cuckoo_decode(buf, len, (CuckooFilter *) decoded) != BLOOM_OK)
+		elog(ERROR, "copy of a valid cuckoofilter does not decode");
+}
+
+const BtCacheMethods cf_probe_methods = {
+	.decoded_size = sizeof(CuckooFilter),
+	.prepare = probe_prepare,
+	.head = probe_head,
+	.redecode = probe_redecode,
+};

@@ -1,0 +1,169 @@
+/*-------------------------------------------------------------------------
+ *
+ * agg.c
+ *		What the aggregates of every family share: the aggregate context,
+ *		states as plain varlenas updated in place, hash lists (kind 2, the
+ *		auto-sized state), and the parameters of a call that saw no rows.
+ *
+ * Transition types are the families' own types (not internal), so that
+ * aggregates split across parallel workers and Citus nodes: a partial
+ * state is an ordinary value that goes through the type's I/O.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "bloomtype.h"
+
+#include "catalog/pg_type.h"
+#include "nodes/nodeFuncs.h"
+#include "nodes/primnodes.h"
+
+MemoryContext
+bt_agg_context(FunctionCallInfo fcinfo, const char *fname)
+{
+	MemoryContext aggcxt;
+
+	if (!AggCheckCallContext(fcinfo, &aggcxt))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s called in non-aggregate context", fname)));
+	return aggcxt;
+}
+
+/*
+ * A state argument as a plain varlena (4-byte header, not toasted).  A
+ * state an aggregate built always is; anything else is copied into the
+ * current memory context and the caller returns the copy, which the
+ * executor moves into the aggregate context.
+ */
+struct varlena *
+bt_plain_state(Datum d)
+{
+	struct varlena *v = (struct varlena *) DatumGetPointer(d);
+
+	if (VARATT_IS_EXTENDED(v))
+		v = PG_DETOAST_DATUM_COPY(d);
+	return v;
+}
+
+struct varlena *
+bt_copy_into(struct varlena *v, MemoryContext cxt)
+{
+	struct varlena *c = MemoryContextAlloc(cxt, VARSIZE(v));
+
+	memcpy(c, v, VARSIZE(v));
+	return c;
+}
+
+/*
+ * An empty hash list with nslots slots, in the current memory context: of
+ * version 1, or with a capacity (of the filter it will become) version 3,
+ * which only the counting and cuckoo types read
+ */
+struct varlena *
+bt_new_hashlist(uint64 nslots, uint64 capacity, double fpr)
+{
+	struct varlena *v = bt_new_varlena(bloom_hashlist_size(nslots), CurrentMemoryContext);
+	BloomFilter f;
+
+	bloom_init_hashlist(BT_DATA(v), nslots, 0, fpr, 0);
+	if (capacity > 0)
+	{
+		if (bloom_decode_hashlist_any(BT_DATA(v), BT_LEN(v), &f) != BLOOM_OK)
+			elog(ERROR, "new hash list does not decode");
+		f.version = BLOOM_FORMAT_VERSION_3;
+		f.capacity = capacity;
+		bloom_write_header(&f);
+	}
+	return v;
+}
+
+/*
+ * Appends n hashes (little-endian, at src) to the hash list f, keeping
+ * every one: repeats are copies, which counting and cuckoo filters count.
+ * Returns the state itself when it had room, else a new state in the
+ * current memory context (the executor copies a replaced state into the
+ * aggregate context).
+ */
+struct varlena *
+bt_hashlist_add(BloomFilter *f, const uint8 *src, uint64 n, BloomPlan *plan,
+				const char *aggname)
+{
+	BloomAlloc	a = bt_allocator(CurrentMemoryContext);
+	uint64		distinct = 0,
+				limit = BLOOM_HASHLIST_MAX_HASHES;
+	BloomStatus st;
+
+	/* past the core's limit it would keep distinct hashes only */
+	if (bloom_plan_reuse(f->fpr, plan) == BLOOM_OK &&
+		bloom_plan_max_capacity(plan) < limit)
+		limit = bloom_plan_max_capacity(plan);
+	if (f->nhashes + n > limit)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("too many rows for %s without a capacity", aggname),
+				 errdetail("It keeps one 8-byte hash per row until its last step, at most " UINT64_FORMAT " of them.",
+						   limit),
+				 errhint("Give the capacity: %s(key, capacity, fpr).", aggname)));
+	st = bloom_hashlist_append(f, src, n, plan, &a, &distinct, &limit);
+	if (st != BLOOM_OK)
+		elog(ERROR, "could not append to a %s state: %s", aggname, bloom_status_message(st));
+	return bt_varlena(f->base);
+}
+
+void
+bt_param_not_null(FunctionCallInfo fcinfo, int argno, const char *aggname,
+				  const char *what)
+{
+	if (PG_ARGISNULL(argno))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("%s %s must not be NULL", aggname, what),
+				 errhint("Leave the argument out for the default.")));
+}
+
+/*
+ * The parameters of an aggregate call (key [, fpr] | [, capacity, fpr])
+ * that saw no rows, read from the call's constant arguments, as the
+ * transition function never ran: capacity 0 when the call has none.
+ * Returns the number of arguments (1 to 3), or 0 when they cannot be known: a parallel plan's final step
+ * sees only the partial results, a window has no Aggref, and a generic
+ * plan passes parameters, not constants.  The caller checks them.
+ */
+int
+bt_agg_const_params(FunctionCallInfo fcinfo, int64 *capacity, double *fpr)
+{
+	Aggref	   *aggref = AggGetAggref(fcinfo);
+	int			nargs;
+	Expr	   *args[3] = {0};
+	ListCell   *lc;
+	int			i = 0;
+
+	*capacity = 0;
+	*fpr = BLOOM_DEFAULT_FPR;
+	if (aggref == NULL || aggref->aggsplit != AGGSPLIT_SIMPLE)
+		return 0;
+	nargs = list_length(aggref->args);
+	if (nargs < 1 || nargs > 3)
+		return 0;
+	foreach(lc, aggref->args)
+		args[i++] = ((TargetEntry *) lfirst(lc))->expr;
+
+	if (nargs == 1)
+		return 1;
+	if (nargs == 2 && IsA(args[1], Const) && exprType((Node *) args[1]) == FLOAT8OID &&
+		!((Const *) args[1])->constisnull)
+	{
+		*fpr = DatumGetFloat8(((Const *) args[1])->constvalue);
+		return 2;
+	}
+	if (nargs == 3 &&
+		IsA(args[1], Const) && exprType((Node *) args[1]) == INT8OID &&
+		IsA(args[2], Const) && exprType((Node *) args[2]) == FLOAT8OID &&
+		!((Const *) args[1])->constisnull && !((Const *) args[2])->constisnull)
+	{
+		*capacity = DatumGetInt64(((Const *) args[1])->constvalue);
+		*fpr = DatumGetFloat8(((Const *) args[2])->constvalue);
+		return 3;
+	}
+	return 0;
+}

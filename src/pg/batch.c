@@ -1,0 +1,75 @@
+/*-------------------------------------------------------------------------
+ *
+ * batch.c
+ *		What the batch forms of every family share: hashing the elements
+ *		of an array argument, and giving answers back as a boolean array
+ *		or with the NULL rules of = ANY / = ALL.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "bloomtype.h"
+
+#include "catalog/pg_type.h"
+#include "utils/array.h"
+#include "utils/lsyscache.h"
+
+/* Hashes the elements of array argument 1 with the value's seed */
+void
+bt_hash_elements(FunctionCallInfo fcinfo, BloomKeyInfo *ki, uint64 seed,
+				 BtBatchKeys *keys)
+{
+	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(1);
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+	Datum	   *elems;
+
+	get_typlenbyvalalign(ARR_ELEMTYPE(arr), &typlen, &typbyval, &typalign);
+	deconstruct_array(arr, ARR_ELEMTYPE(arr), typlen, typbyval, typalign,
+					  &elems, &keys->nulls, &keys->n);
+	keys->hashes = palloc(Max(keys->n, 1) * sizeof(uint64));
+	for (int i = 0; i < keys->n; i++)
+		keys->hashes[i] = keys->nulls[i] ? 0 :
+			bloom_key_hash_fast(ki, elems[i], seed);
+	keys->array = arr;
+	pfree(elems);
+}
+
+/* found[i] for each element, NULL where the element is; keys' dimensions */
+Datum
+bt_bool_array(const bool *found, const BtBatchKeys *keys)
+{
+	Datum	   *out = palloc(Max(keys->n, 1) * sizeof(Datum));
+	ArrayType  *arr = keys->array;
+
+	for (int i = 0; i < keys->n; i++)
+		out[i] = BoolGetDatum(found[i]);
+	if (keys->n == 0)
+		return PointerGetDatum(construct_empty_array(BOOLOID));
+	return PointerGetDatum(construct_md_array(out, keys->nulls, ARR_NDIM(arr),
+											  ARR_DIMS(arr), ARR_LBOUND(arr),
+											  BOOLOID, 1, true, TYPALIGN_CHAR));
+}
+
+/*
+ * The answer over all elements with the NULL rules of key = ANY(array)
+ * (any) or key = ALL(array) (!any): an element whose answer is "any"
+ * decides; else NULL if an element is NULL; else !any.
+ */
+Datum
+bt_quantified(FunctionCallInfo fcinfo, const bool *found, const BtBatchKeys *keys,
+			  bool any)
+{
+	bool		any_null = false;
+
+	for (int i = 0; i < keys->n; i++)
+	{
+		if (keys->nulls[i])
+			any_null = true;
+		else if (found[i] == any)
+			PG_RETURN_BOOL(any);
+	}
+	if (any_null)
+		PG_RETURN_NULL();
+	PG_RETURN_BOOL(!any);
+}
