@@ -172,8 +172,9 @@ cuckoo_count(const CuckooFilter *f, uint64_t h)
 }
 
 /*
- * Adds a copy of h (CF.ADD; only_new: CF.ADDNX) to the newest sub-filter;
- * when it has no room, a new sub-filter takes it (f moves to a new value
+ * Adds a copy of h (CF.ADD; only_new: CF.ADDNX) to the sub-filter that
+ * holds its copies, or the newest; when it has no room, a new sub-filter
+ * takes it (f moves to a new value
  * from a: compare f->hdr.base before and after), or, for a fixed filter,
  * BLOOM_E_FULL with f unchanged.
  */
@@ -182,18 +183,45 @@ cuckoo_add(CuckooFilter *f, uint64_t h, bool only_new, const BloomAlloc *a,
 		   CuckooAdded *what)
 {
 	unsigned	i = f->nsubs - 1;
+	unsigned	matches = 0,
+				which = 0;
 	uint64_t	v,
-				B1;
-	CkPlaced	r;
+				B1,
+				B2;
+	CkPlaced	r = CK_NO_ROOM;
 	BloomStatus st;
 
-	if (only_new && cuckoo_contains(f, h))
+	for (unsigned j = 0; j < f->nsubs; j++)
+		if (ck_key_copies(f, j, h, &B1, &B2, &v) > 0)
+		{
+			matches++;
+			which = j;
+		}
+	if (only_new && matches > 0)
 	{
 		*what = CUCKOO_PRESENT;
 		return BLOOM_OK;
 	}
-	ck_locate(f, i, h, &v, &B1);
-	r = ck_place(f, &f->subs[i], B1, v, h, true, a);
+
+	/*
+	 * A key held in one sub-filter gets its copy there, so that its copies
+	 * stay together and a remove can take one back; else the newest takes
+	 * it.
+	 */
+	if (matches == 1 && which != i)
+	{
+		ck_locate(f, which, h, &v, &B1);
+		r = ck_place(f, &f->subs[which], B1, v, h, true, a);
+		if (r == CK_NOMEM)
+			return BLOOM_E_NOMEM;
+		if (r != CK_NO_ROOM)
+			i = which;
+	}
+	if (r == CK_NO_ROOM)
+	{
+		ck_locate(f, i, h, &v, &B1);
+		r = ck_place(f, &f->subs[i], B1, v, h, true, a);
+	}
 	if (r == CK_NOMEM)
 		return BLOOM_E_NOMEM;
 	if (r == CK_NO_ROOM)
@@ -280,14 +308,79 @@ cuckoo_remove(CuckooFilter *f, uint64_t h)
 	return CUCKOO_REMOVED;
 }
 
+/* Free slots of the pair B1, B2 */
+static inline unsigned
+ck_free_slots(const CuckooSub *s, unsigned b, uint64_t B1, uint64_t B2)
+{
+	return ck_in_bucket(s, b, B1, 0) + (B2 != B1 ? ck_in_bucket(s, b, B2, 0) : 0);
+}
+
+/* Puts n copies of v into free slots of the pair B1, B2 (they are there) */
+static void
+ck_put_copies(CuckooSub *s, unsigned b, uint64_t B1, uint64_t B2, uint64_t v, unsigned n)
+{
+	for (unsigned k = 0; k < b && n > 0; k++)
+		if (ck_get(s, b, B1, k) == 0)
+		{
+			ck_put(s, b, B1, k, v);
+			n--;
+		}
+	for (unsigned k = 0; k < b && n > 0 && B2 != B1; k++)
+		if (ck_get(s, b, B2, k) == 0)
+		{
+			ck_put(s, b, B2, k, v);
+			n--;
+		}
+}
+
+/* Clears every copy of v in the pair B1, B2 */
+static void
+ck_clear_copies(CuckooSub *s, unsigned b, uint64_t B1, uint64_t B2, uint64_t v)
+{
+	for (unsigned k = 0; k < b; k++)
+	{
+		if (ck_get(s, b, B1, k) == v)
+			ck_put(s, b, B1, k, 0);
+		if (B2 != B1 && ck_get(s, b, B2, k) == v)
+			ck_put(s, b, B2, k, 0);
+	}
+}
+
 /*
- * Moves the fingerprint v at bucket B of sub-filter j into a free slot of
- * an older sub-filter, oldest first, when its class in j is below the cap
- * and its class there stays below it.  kicks: a walk may make room.
+ * Moves the class of fingerprint v at bucket B of sub-filter j (its n
+ * copies in the pair) into free slots of an older sub-filter, oldest
+ * first, whole, so that a key's copies stay in one sub-filter; the class
+ * there stays below the cap.  Returns whether it moved.
+ */
+static bool
+ck_move_class(CuckooFilter *f, unsigned j, uint64_t B, uint64_t B2, uint64_t v, unsigned n)
+{
+	for (unsigned i = 0; i < j; i++)
+	{
+		CuckooSub  *s = &f->subs[i];
+		uint64_t	Bi = B >> (f->subs[j].log2e - s->log2e);
+		uint64_t	vi = ck_fp(v, s->fbits);
+		uint64_t	Bi2 = ck_alt(f, s, Bi, ck_v0(f, vi));
+
+		if (ck_copies(s, f->b, Bi, Bi2, vi) + n >= cuckoo_cap(f->b) ||
+			ck_free_slots(s, f->b, Bi, Bi2) < n)
+			continue;
+		ck_put_copies(s, f->b, Bi, Bi2, vi, n);
+		s->nitems += n;
+		ck_clear_copies(&f->subs[j], f->b, B, B2, v);
+		f->subs[j].nitems -= n;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Moves the fingerprint v at bucket B of sub-filter j into an older
+ * sub-filter, oldest first, where its class there stays below the cap
+ * (a walk of kicks may make room).  For union.
  */
 static CkPlaced
-ck_move_older(CuckooFilter *f, unsigned j, uint64_t B, uint64_t v, bool kicks,
-			  const BloomAlloc *a)
+ck_move_older(CuckooFilter *f, unsigned j, uint64_t B, uint64_t v, const BloomAlloc *a)
 {
 	for (unsigned i = 0; i < j; i++)
 	{
@@ -299,7 +392,7 @@ ck_move_older(CuckooFilter *f, unsigned j, uint64_t B, uint64_t v, bool kicks,
 
 		if (ck_copies(s, f->b, Bi, Bi2, vi) + 1 >= cuckoo_cap(f->b))
 			continue;
-		r = ck_place(f, s, Bi, vi, v ^ B, kicks, a);
+		r = ck_place(f, s, Bi, vi, v ^ B, true, a);
 		if (r == CK_NOMEM)
 			return r;
 		if (r == CK_PLACED)
@@ -341,17 +434,14 @@ cuckoo_compact(const CuckooFilter *f, const BloomAlloc *a, CuckooFilter *out)
 			{
 				uint64_t	v = ck_get(s, w.b, B, k);
 				uint64_t	B2;
+				unsigned	n;
 
 				if (v == 0)
 					continue;
 				B2 = ck_alt(&w, s, B, ck_v0(&w, v));
-				if (ck_copies(s, w.b, B, B2, v) >= cuckoo_cap(w.b))
-					continue;	/* a class at the cap stays whole */
-				if (ck_move_older(&w, j, B, v, false, a) == CK_PLACED)
-				{
-					ck_put(s, w.b, B, k, 0);
-					s->nitems--;
-				}
+				n = ck_copies(s, w.b, B, B2, v);
+				if (n < cuckoo_cap(w.b))	/* a class at the cap stays */
+					(void) ck_move_class(&w, j, B, B2, v, n);
 			}
 	}
 	for (keep = w.nsubs; keep > 1 && w.subs[keep - 1].nitems == 0; keep--)
@@ -433,7 +523,7 @@ cuckoo_merge(CuckooFilter *a, const CuckooFilter *b, const BloomAlloc *al)
 					continue;
 				r = ck_place(a, &a->subs[j], B, v, v ^ B, true, al);
 				if (r == CK_NO_ROOM)
-					r = ck_move_older(a, j, B, v, true, al);
+					r = ck_move_older(a, j, B, v, al);
 				else if (r == CK_PLACED)
 					a->subs[j].nitems++;
 				if (r == CK_NOMEM)
