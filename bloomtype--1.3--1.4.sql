@@ -538,7 +538,7 @@ CREATE FUNCTION cuckoo_empty(capacity bigint, fpr double precision DEFAULT 0.01,
     RETURNS cuckoofilter
     AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoo_empty(bigint, double precision, integer, integer, integer) IS
-    'an empty cuckoo filter for capacity keys at false-positive rate fpr (CF.RESERVE): bucket_size 1, 2, 4 or 8; expansion 0 = fixed (refuses a key it cannot place), else sub-filters that many times larger';
+    'an empty cuckoo filter for capacity keys at false-positive rate fpr (CF.RESERVE): bucket_size 2, 4 or 8; expansion 0 = fixed (refuses a key it cannot place), else sub-filters that many times larger';
 
 -- Add, remove, contains, count ------------------------------------------
 

@@ -84,3 +84,23 @@ SELECT count(*) AS requests,
 SELECT items, capacity, layers, round(estimated_fpr::numeric, 5) AS estimated_fpr,
        pg_size_pretty(bytes) AS bytes
   FROM bloom_index_info('users_filter');
+
+\echo '== 8. filters that forget: a blocklist with releases (cuckoo) and a counting filter shipped as a plain Bloom filter'
+CREATE TABLE blocklist AS
+  SELECT 'ips' AS name, cuckoo_agg(ip, 200000, 0.001) AS f
+    FROM (SELECT ('10.' || (g / 65536) || '.' || (g / 256 % 256) || '.' || (g % 256))::text AS ip
+            FROM generate_series(1, 100000) g) s;
+-- a release: remove only what was added
+UPDATE blocklist SET f = cuckoo_remove(f, '10.0.0.7');
+UPDATE blocklist SET f = cuckoo_add(f, '192.168.1.1');
+SELECT cuckoo_contains(f, '10.0.0.7') AS released_still_blocked,
+       cuckoo_contains(f, '10.0.0.8') AS other_blocked,
+       cuckoo_contains(f, '192.168.1.1') AS new_blocked,
+       items, deletes, subfilters, fingerprint_bits,
+       round(8.0 * bytes / items, 1) AS bits_per_key
+  FROM blocklist, cuckoo_info(f);
+SELECT counting_contains(c, k) AS held, counting_count(c, k) AS copies,
+       bloom_contains(counting_to_bloom(counting_remove(c, k)), k) AS shipped_after_removal,
+       pg_size_pretty(length(counting_to_bloom(c)::bytea)::bigint) AS shipped_size,
+       pg_size_pretty(length(c::bytea)::bigint) AS counting_size
+  FROM (SELECT counting_agg(user_id, 1000000, 0.01) AS c, min(user_id) AS k FROM users) s;

@@ -97,6 +97,17 @@ INSERT INTO hostile (why, v)
 INSERT INTO hostile (why, v) VALUES ('empty', ''), ('text', convert_to('hello, world', 'UTF8')),
   ('zeros', decode(repeat('00', 128), 'hex')), ('magic only', 'BLMF'::bytea),
   ('a bytea', decode(repeat('ff', 200), 'hex'));
+-- 6. values of bloomtype's other types (format version 3): counting and
+--    cuckoo filters, and cuckoo_agg's hash list with a capacity
+CREATE AGGREGATE pg_temp.cf_partial(bigint, bigint, float8) (SFUNC = cuckoo_agg_trans, STYPE = cuckoofilter);
+INSERT INTO hostile (why, v) SELECT why, v FROM (VALUES
+  ('countingbloom', counting_add(counting_empty(1), 1)::bytea),
+  ('empty countingbloom', counting_empty(1000)::bytea),
+  ('cuckoofilter', cuckoo_add(cuckoo_empty(1), 1)::bytea),
+  ('empty cuckoofilter', cuckoo_empty(1000, expansion => 0)::bytea),
+  ('cuckoofilter hash list (version 3)', (SELECT pg_temp.cf_partial(g, 10, 0.01) FROM generate_series(1, 3) g)::bytea),
+  ('countingbloom as version 2', set_byte(counting_empty(1)::bytea, 4, 2)),
+  ('cuckoofilter as version 1', set_byte(cuckoo_empty(1)::bytea, 4, 1))) x(why, v);
 
 SELECT count(*) AS hostile_values FROM hostile;
 
@@ -149,6 +160,10 @@ SELECT count(DISTINCT regexp_replace(message, '^.*: ', '')) AS reasons_per_value
 SELECT sqlstate, message, count(*) FROM outcome WHERE door = 'bytea'
  GROUP BY sqlstate, message ORDER BY sqlstate, message;
 SELECT door, sqlstate, count(*) FROM outcome GROUP BY door, sqlstate ORDER BY door, sqlstate;
+-- the values of the other types, and why each is refused
+SELECT h.why, regexp_replace(o.message, '^.*: ', '') AS reason
+  FROM outcome o JOIN hostile h USING (id)
+ WHERE o.door = 'bytea' AND h.why ~ 'countingbloom|cuckoofilter' ORDER BY h.id;
 SELECT count(*) AS stored FROM sink;
 -- the backend is alive and well
 SELECT bloom_contains(bloom_add(v10_empty(10), 7), 7) AS alive;

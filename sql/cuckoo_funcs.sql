@@ -11,7 +11,7 @@ SELECT capacity, fpr, bytes, buckets, bucket_size, fingerprint_bits, subfilters,
   FROM cuckoo_info(cuckoo_empty(1000));
 SELECT r.rate, i.bucket_size, i.fingerprint_bits
   FROM (VALUES (0.03), (0.01), (0.001), (0.0001)) r(rate),
-       (VALUES (1), (2), (4), (8)) b(bs),
+       (VALUES (2), (4), (8)) b(bs),
        cuckoo_info(cuckoo_empty(1000, r.rate, b.bs, expansion => 0)) i
  ORDER BY r.rate DESC, i.bucket_size;
 -- named arguments
@@ -25,6 +25,7 @@ SELECT cuckoo_empty(10, 'NaN');
 SELECT cuckoo_empty(10, 1e-10);
 SELECT cuckoo_empty(10, 1e-10, expansion => 0) IS NOT NULL AS fixed_takes_1e_10;
 SELECT cuckoo_empty(10, bucket_size => 3);
+SELECT cuckoo_empty(10, bucket_size => 1);
 SELECT cuckoo_empty(10, max_kicks => 0);
 SELECT cuckoo_empty(10, max_kicks => 70000);
 SELECT cuckoo_empty(10, expansion => 3);

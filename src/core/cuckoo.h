@@ -38,7 +38,7 @@
  * fingerprints to older sub-filters.
  *
  * Copies: a class (fingerprint, bucket pair) of a sub-filter holds at
- * most max(b, 2) copies; more adds are absorbed (counted, not stored), so
+ * most b copies; more adds are absorbed (counted, not stored), so
  * one key added many times cannot fill a pair (RedisBloom #533), and a
  * class at that cap is never removed from (it may stand for more adds).
  *
@@ -127,7 +127,7 @@ typedef struct CuckooInfo
 static inline unsigned
 cuckoo_cap(unsigned b)
 {
-	return b < 2 ? 2 : b;
+	return b;
 }
 
 extern bool cuckoo_bucket_size_valid(int64_t b);

@@ -26,8 +26,6 @@ target_load(unsigned b)
 {
 	switch (b)
 	{
-		case 1:
-			return 0.40;
 		case 2:
 			return 0.80;
 		case 4:
@@ -40,7 +38,7 @@ target_load(unsigned b)
 bool
 cuckoo_bucket_size_valid(int64_t b)
 {
-	return b == 1 || b == 2 || b == 4 || b == 8;
+	return b == 2 || b == 4 || b == 8;
 }
 
 bool

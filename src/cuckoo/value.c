@@ -27,7 +27,16 @@ cf_decode(const uint8 *buf, size_t len, CuckooFilter *f)
 	BloomStatus st = cuckoo_decode(buf, len, f);
 
 	if (st == BLOOM_E_OTHERTYPE && f->hdr.kind == BLOOM_KIND_HASHLIST)
+	{
+		/* a state cuckoo_agg made: a filter it can become */
 		st = bloom_decode_hashlist_any(buf, len, &f->hdr);
+		if (st == BLOOM_OK &&
+			(f->hdr.fpr < BLOOM_MIN_SCALABLE_FPR ||
+			 (f->hdr.capacity > 0 &&
+			  f->hdr.capacity > cuckoo_max_capacity(f->hdr.fpr, CUCKOO_DEFAULT_BUCKET,
+													CUCKOO_DEFAULT_EXPANSION))))
+			st = BLOOM_E_PARAMS;
+	}
 	return st;
 }
 
@@ -106,7 +115,8 @@ cf_check_params(int64 capacity, double fpr, int32 bucket_size, int32 max_kicks,
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("cuckoo filter bucket size %d is out of range", bucket_size),
-				 errhint("Use 1, 2, 4 or 8 fingerprints a bucket (4 is the default).")));
+				 errdetail("With one fingerprint a bucket, a few keys that share their two buckets fill a table at any load, so a fixed filter could not promise its capacity."),
+				 errhint("Use 2, 4 or 8 fingerprints a bucket (4 is the default).")));
 	if (max_kicks < 1 || max_kicks > CUCKOO_MAX_KICKS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

@@ -18,5 +18,7 @@ main(void)
 	failed += unit_materialize_tests();
 	failed += unit_pagefmt_tests();
 	failed += unit_pagemap_tests();
+	failed += unit_counting_tests();
+	failed += unit_cuckoo_tests();
 	return failed != 0;
 }

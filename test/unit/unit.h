@@ -28,6 +28,8 @@ extern int	unit_aggstate_tests(void);
 extern int	unit_materialize_tests(void);
 extern int	unit_pagefmt_tests(void);
 extern int	unit_pagemap_tests(void);
+extern int	unit_counting_tests(void);
+extern int	unit_cuckoo_tests(void);
 
 /* test_aggstate.c: states for the tests of both state files */
 extern BloomFilter new_hashlist(uint64_t nslots, double fpr, const BloomAlloc *a);
@@ -98,6 +100,86 @@ grow_free(Grown *g)
 {
 	g->a.free(g->a.arg, g->f.base);
 	assert_int_equal(g->live, 0);
+}
+
+/* xorshift64* (Vigna), for fixed streams of random numbers */
+static inline uint64_t
+unit_rand(uint64_t *s)
+{
+	uint64_t	x = *s;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*s = x;
+	return x * UINT64_C(0x2545F4914F6CDD1D);
+}
+
+/* A cuckoo filter from a counting allocator (test_cuckoo.c), and its adds */
+typedef struct Ck
+{
+	CuckooFilter f;
+	long		live;
+	BloomAlloc	a;
+} Ck;
+
+static inline void
+ck_new(Ck *c, uint64_t capacity, double fpr, unsigned b, unsigned expansion)
+{
+	c->live = 0;
+	c->a = malloc_allocator(&c->live);
+	assert_int_equal(cuckoo_new(capacity, fpr, b, CUCKOO_DEFAULT_KICKS, expansion,
+								&c->a, &c->f), BLOOM_OK);
+	assert_int_equal(c->live, 1);
+}
+
+/* cuckoo_add, freeing the old value when the filter moved */
+static inline BloomStatus
+ck_add(Ck *c, uint64_t h, bool only_new, CuckooAdded *what)
+{
+	uint8_t    *old = c->f.hdr.base;
+	CuckooAdded w;
+	BloomStatus st = cuckoo_add(&c->f, h, only_new, &c->a, what ? what : &w);
+
+	if (c->f.hdr.base != old)
+		c->a.free(c->a.arg, old);
+	assert_int_equal(c->live, 1);	/* the core keeps nothing else */
+	return st;
+}
+
+/* Decodes, checks the slots, and the header agrees with f */
+static inline void
+ck_check(const CuckooFilter *f)
+{
+	CuckooFilter g;
+
+	assert_int_equal(cuckoo_decode(f->hdr.base, cuckoo_value_size(f), &g), BLOOM_OK);
+	assert_int_equal(cuckoo_validate_deep(&g), BLOOM_OK);
+	assert_int_equal(g.hdr.nitems, f->hdr.nitems);
+	assert_int_equal(g.nsubs, f->nsubs);
+	assert_int_equal(g.absorbed, f->absorbed);
+	assert_int_equal(g.deletes, f->deletes);
+	assert_int_equal(g.stuck, f->stuck);
+}
+
+static inline void
+ck_free(Ck *c)
+{
+	c->a.free(c->a.arg, c->f.hdr.base);
+	assert_int_equal(c->live, 0);
+}
+
+/* A copy of f's value, decoded, from malloc (not counted) */
+static inline CuckooFilter
+ck_copy(const CuckooFilter *f)
+{
+	size_t		len = cuckoo_value_size(f);
+	uint8_t    *buf = malloc(len);
+	CuckooFilter g;
+
+	memcpy(buf, f->hdr.base, len);
+	assert_int_equal(cuckoo_decode(buf, len, &g), BLOOM_OK);
+	return g;
 }
 
 #endif							/* BLOOM_UNIT_H */
