@@ -182,7 +182,7 @@ COMMENT ON FUNCTION counting_remove(countingbloom, anyelement) IS
 COMMENT ON FUNCTION counting_contains(countingbloom, anyelement) IS
     'false = certainly absent, true = maybe present';
 COMMENT ON FUNCTION counting_count(countingbloom, anyelement) IS
-    'an upper bound on the copies of key held (15 means 15 or more); 0 = certainly absent';
+    'an upper bound on the copies of key held (15: saturated, 15 or more were added); 0 = certainly absent';
 
 -- Batch forms: arrays of any type (elements hashed as their type's key)
 CREATE FUNCTION counting_add_all(f countingbloom, keys anyarray) RETURNS countingbloom
@@ -672,9 +672,10 @@ CREATE FUNCTION cuckoo_union(cuckoofilter, cuckoofilter) RETURNS cuckoofilter
     AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoo_union(cuckoofilter, cuckoofilter) IS
     'a filter of both filters'' keys: the second''s fingerprints reinserted into the first (filters of one capacity, rate, bucket size, kicks and expansion)';
+-- not COMMUTATOR: the second's fingerprints go into a copy of the first,
+-- so the bytes (and, near full, whether it fits) depend on the order
 CREATE OPERATOR | (
-    LEFTARG = cuckoofilter, RIGHTARG = cuckoofilter, PROCEDURE = cuckoo_union,
-    COMMUTATOR = |
+    LEFTARG = cuckoofilter, RIGHTARG = cuckoofilter, PROCEDURE = cuckoo_union
 );
 
 CREATE FUNCTION cuckoo_info(f cuckoofilter,
@@ -698,7 +699,7 @@ CREATE FUNCTION cuckoo_info(f cuckoofilter,
     OUT format_version integer)
     AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoo_info(cuckoofilter) IS
-    'what a cuckoo filter is and holds (CF.INFO): items = fingerprints stored, absorbed = copies past the cap, stuck = removes that had to keep a copy';
+    'what a cuckoo filter is and holds (CF.INFO): capacity over all sub-filters, items = fingerprints stored, absorbed = copies past the cap, stuck = removes that had to keep a copy';
 
 -- Aggregates -----------------------------------------------------------------
 -- The transition type is cuckoofilter, so partial states cross parallel

@@ -79,6 +79,15 @@ SELECT (counting_info(counting_agg(id, 5000, 0.01))).capacity AS c_empty_capacit
        cuckoo_contains(cuckoo_agg(id) | cuckoo_add(cuckoo_empty(7), 1), 1) AS k_empty_unites
   FROM fa WHERE id < 0;
 
+-- NULL keys only, without a capacity, give what no rows give; two of them
+-- unite into the same
+SELECT (SELECT cuckoo_agg(NULL::int)::bytea FROM fa WHERE id <= 10) =
+       (SELECT cuckoo_agg(id)::bytea FROM fa WHERE id < 0) AS k_null_as_no_rows,
+       (SELECT counting_agg(NULL::int)::bytea FROM fa WHERE id <= 10) =
+       (SELECT counting_agg(id)::bytea FROM fa WHERE id < 0) AS c_null_as_no_rows,
+       (SELECT (cuckoo_agg(id) | cuckoo_agg(id))::bytea = cuckoo_agg(id)::bytea FROM fa WHERE id < 0) AS k_empty_union,
+       (SELECT (counting_agg(id) | counting_agg(id))::bytea = counting_agg(id)::bytea FROM fa WHERE id < 0) AS c_empty_union;
+
 -- union aggregates
 SELECT counting_count(counting_union_agg(f), 5) AS c_union_count,
        (counting_info(counting_union_agg(f))).items AS c_union_items

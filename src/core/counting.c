@@ -215,7 +215,8 @@ counting_remove(BloomFilter *f, uint64_t h)
 
 /*
  * An upper bound on the copies of h held: the smallest of its counters (a
- * cell probed m times by h counts for m copies of it); 15 means 15 or more.
+ * cell probed m times by h counts for m copies of it); 15 means saturated
+ * (15 or more were added; removes do not lower it).
  * Zero for a key certainly absent.
  */
 unsigned

@@ -20,8 +20,9 @@
  * needs.  Removing a key that was never added (a false positive) takes
  * counts that belong to other keys: that is the one way to lose a key.
  *
- *	header word 48: blocks; word 56: removes that changed the filter;
- *	items (40): adds minus those removes.
+ *	header word 48: blocks; word 56: removes of keys that were maybe
+ *	present (a certainly absent key's remove is not counted); items (40):
+ *	adds minus those removes, at least 0.
  *
  *-------------------------------------------------------------------------
  */

@@ -14,12 +14,12 @@
 #include <math.h>
 
 /*
- * The load a sub-filter is sized for, by bucket size: a little under what
- * random-walk insertion with 500 kicks reaches (the paper measures 50%,
- * 84%, 95% and 98% for b = 1, 2, 4, 8), so that a fixed filter takes its
- * capacity (test_cuckoo.c fills filters of many sizes to check it).  With
- * one slot a bucket a pair fails as soon as a few keys share it, and small
- * tables fail well under 50% (1 fill in 20 at 45% and 3,000 keys): 40%.
+ * The load a sub-filter is sized for, by bucket size (2, 4 or 8): under
+ * what random-walk insertion with 500 kicks reaches (the paper measures
+ * 84%, 95% and 98%), so that a fixed filter takes its capacity
+ * (test_cuckoo.c fills filters of many sizes, 1 to 1e6 keys, to check it).
+ * Bucket size 1 is refused: with one slot a bucket a few keys that share
+ * two buckets fill a table at any load.
  */
 static double
 target_load(unsigned b)
@@ -84,12 +84,12 @@ cuckoo_area_size(uint64_t nbuckets, unsigned b, int fbits)
 }
 
 /*
- * Plans a filter: BLOOM_E_PARAMS for parameters out of range,
- * BLOOM_E_CAPACITY when its first sub-filter would not fit in a value.
+ * The plan with the fingerprint bits of the first n sub-filters (the rest
+ * 0): decoding needs only those it has (each costs a schedule sum).
  */
-BloomStatus
-cuckoo_plan(uint64_t capacity, double fpr, unsigned b, unsigned expansion,
-			CuckooPlan *p)
+static BloomStatus
+plan_subs(uint64_t capacity, double fpr, unsigned b, unsigned expansion, int n,
+		  CuckooPlan *p)
 {
 	double		n0;
 
@@ -101,10 +101,10 @@ cuckoo_plan(uint64_t capacity, double fpr, unsigned b, unsigned expansion,
 	p->b = b;
 	p->expansion = expansion;
 	p->log2e = expansion ? log2u(expansion) : 0;
-	for (int i = 0; i < CUCKOO_MAX_SUBS; i++)
-		p->fbits[i] = fbits_for(cuckoo_sub_fpr(fpr, expansion, i), b);
-	if (p->fbits[expansion ? CUCKOO_MAX_SUBS - 1 : 0] > CUCKOO_MAX_FBITS)
-		return BLOOM_E_PARAMS;
+	memset(p->fbits, 0, sizeof(p->fbits));
+	for (int i = 0; i < n; i++)
+		if ((p->fbits[i] = fbits_for(cuckoo_sub_fpr(fpr, expansion, i), b)) > CUCKOO_MAX_FBITS)
+			return BLOOM_E_PARAMS;
 	/*
 	 * Slack of 4 sqrt(capacity) keys for small filters, whose loads at the
 	 * first failure vary most (about 1 fill in 100 of b = 2 under 200 keys
@@ -117,6 +117,18 @@ cuckoo_plan(uint64_t capacity, double fpr, unsigned b, unsigned expansion,
 		return BLOOM_E_CAPACITY;
 	p->n0 = (uint64_t) n0;
 	return BLOOM_OK;
+}
+
+/*
+ * Plans a filter: BLOOM_E_PARAMS for parameters out of range (every
+ * sub-filter it may grow must have its fingerprint bits), BLOOM_E_CAPACITY
+ * when its first sub-filter would not fit in a value.
+ */
+BloomStatus
+cuckoo_plan(uint64_t capacity, double fpr, unsigned b, unsigned expansion,
+			CuckooPlan *p)
+{
+	return plan_subs(capacity, fpr, b, expansion, expansion ? CUCKOO_MAX_SUBS : 1, p);
 }
 
 /* The largest capacity that fits at these parameters (0: none) */
@@ -192,7 +204,7 @@ cuckoo_decode(const uint8_t *buf, size_t len, CuckooFilter *f)
 		w48 < 1 || w48 > (f->expansion ? CUCKOO_MAX_SUBS : 1))
 		return BLOOM_E_GEOMETRY;
 	f->nsubs = (unsigned) w48;
-	if (cuckoo_plan(f->hdr.capacity, f->hdr.fpr, f->b, f->expansion, &p) != BLOOM_OK)
+	if (plan_subs(f->hdr.capacity, f->hdr.fpr, f->b, f->expansion, (int) f->nsubs, &p) != BLOOM_OK)
 		return BLOOM_E_PARAMS;
 	f->n0 = p.n0;
 	size = CUCKOO_HEAD_SIZE + (size_t) f->nsubs * CUCKOO_DESC_SIZE;
@@ -351,7 +363,8 @@ ck_grow(CuckooFilter *f, const BloomAlloc *a)
 
 	if (f->expansion == 0 || f->nsubs >= CUCKOO_MAX_SUBS)
 		return BLOOM_E_FULL;
-	if ((st = cuckoo_plan(f->hdr.capacity, f->hdr.fpr, f->b, f->expansion, &p)) != BLOOM_OK)
+	if ((st = plan_subs(f->hdr.capacity, f->hdr.fpr, f->b, f->expansion, (int) f->nsubs + 1,
+						&p)) != BLOOM_OK)
 		return st;
 	if ((int) f->nsubs * p.log2e > 40)
 		return BLOOM_E_CAPACITY;

@@ -16,6 +16,8 @@
 #include "cbf.h"
 
 #define AGGNAME "counting_agg"
+/* past the hash list's limit */
+#define AGG_LIMIT_HINT "Give the capacity: counting_agg(key, capacity, fpr) keeps the filter itself."
 
 /* counting_agg(key), (key, fpr), (key, capacity, fpr) */
 static Datum
@@ -75,7 +77,7 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 		uint8		le[8];
 
 		bloom_put_le64(le, h);
-		state = bt_hashlist_add(&f, le, 1, &cache->plan, AGGNAME);
+		state = bt_hashlist_add(&f, le, 1, &cache->plan, AGGNAME, AGG_LIMIT_HINT);
 	}
 	if (f.kind == BLOOM_KIND_HASHLIST)
 	{
@@ -138,7 +140,7 @@ combine_common(FunctionCallInfo fcinfo, const char *fname, bool values)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("counting_agg capacity and false-positive rate must be the same for every row")));
 	bt_check_key_classes(CB_PLURAL, f1.key_class, f1.key_type, f2.key_class, f2.key_type);
-	s1 = bt_hashlist_add(&f1, f2.data, f2.nhashes, &cache->plan, AGGNAME);
+	s1 = bt_hashlist_add(&f1, f2.data, f2.nhashes, &cache->plan, AGGNAME, AGG_LIMIT_HINT);
 	f1.nitems = bloom_sat_add(f1.nitems, f2.nitems);
 	bloom_adopt_key_class(&f1, &f2);
 	bloom_write_header(&f1);
@@ -188,7 +190,8 @@ counting_agg_final(PG_FUNCTION_ARGS)
 	}
 	state = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
 	cb_decode_or_error(state, &f);
-	if (f.kind == BLOOM_KIND_COUNTING)
+	/* a filter; or NULL keys only, auto-sized: as for no rows */
+	if (f.kind == BLOOM_KIND_COUNTING || bloom_is_empty_hashlist(&f))
 		PG_RETURN_POINTER(bt_copy_into(state, CurrentMemoryContext));
 	PG_RETURN_POINTER(cb_materialize(&f, &cache->plan, CurrentMemoryContext));
 }

@@ -138,9 +138,9 @@ counting_union(PG_FUNCTION_ARGS)
 	cb_decode_or_error(a, &fa);
 	cb_decode_or_error(b, &fb);
 	if (bloom_is_empty_hashlist(&fb))
-		PG_RETURN_POINTER(cb_arg(fcinfo, 0, &fa, false));
+		PG_RETURN_POINTER(a);
 	if (bloom_is_empty_hashlist(&fa))
-		PG_RETURN_POINTER(cb_arg(fcinfo, 1, &fb, false));
+		PG_RETURN_POINTER(b);
 	a = cb_arg(fcinfo, 0, &fa, true);
 	(void) cb_arg(fcinfo, 1, &fb, false);
 	cb_check_compatible(&fa, &fb);

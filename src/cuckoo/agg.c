@@ -19,6 +19,8 @@
 #include "cf.h"
 
 #define AGGNAME "cuckoo_agg"
+/* past the hash list's limit */
+#define AGG_LIMIT_HINT "Build the filter in parts: cuckoo_add_all(f, keys) over batches of rows."
 
 static Datum
 agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
@@ -75,7 +77,7 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 		uint8		le[8];
 
 		bloom_put_le64(le, h);
-		state = bt_hashlist_add(&f.hdr, le, 1, &cache->plan, AGGNAME);
+		state = bt_hashlist_add(&f.hdr, le, 1, &cache->plan, AGGNAME, AGG_LIMIT_HINT);
 	}
 	f.hdr.nitems = bloom_sat_add(f.hdr.nitems, 1);
 	bloom_store_items(&f.hdr);
@@ -132,7 +134,7 @@ combine_common(FunctionCallInfo fcinfo, const char *fname, bool values)
 				 errmsg("cuckoo_agg capacity and false-positive rate must be the same for every row")));
 	bt_check_key_classes(CF_PLURAL, f1.hdr.key_class, f1.hdr.key_type,
 						 f2.hdr.key_class, f2.hdr.key_type);
-	s1 = bt_hashlist_add(&f1.hdr, f2.hdr.data, f2.hdr.nhashes, &cache->plan, AGGNAME);
+	s1 = bt_hashlist_add(&f1.hdr, f2.hdr.data, f2.hdr.nhashes, &cache->plan, AGGNAME, AGG_LIMIT_HINT);
 	f1.hdr.nitems = bloom_sat_add(f1.hdr.nitems, f2.hdr.nitems);
 	bloom_adopt_key_class(&f1.hdr, &f2.hdr);
 	bloom_write_header(&f1.hdr);
@@ -182,7 +184,9 @@ cuckoo_agg_final(PG_FUNCTION_ARGS)
 	}
 	state = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
 	cf_decode_or_error(state, &f);
-	if (f.hdr.kind == BLOOM_KIND_CUCKOO)
+	/* a filter; or NULL keys only, without a capacity: as for no rows */
+	if (f.hdr.kind == BLOOM_KIND_CUCKOO ||
+		(bloom_is_empty_hashlist(&f.hdr) && f.hdr.capacity == 0))
 		PG_RETURN_POINTER(bt_copy_into(state, CurrentMemoryContext));
 	PG_RETURN_POINTER(cf_materialize(&f, CurrentMemoryContext));
 }

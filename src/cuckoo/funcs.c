@@ -138,8 +138,9 @@ cuckoo_compact_sql(PG_FUNCTION_ARGS)
 }
 
 /*
- * a | b: b's fingerprints reinserted into a copy of a.  An empty hash list
- * (cuckoo_agg of no rows, when it could not know a size) is the identity.
+ * a | b: b's fingerprints reinserted into a copy of a (the bytes depend on
+ * the order, the answers do not).  An empty hash list (cuckoo_agg of no
+ * rows, when it could not know a size) is the identity.
  */
 PG_FUNCTION_INFO_V1(cuckoo_union);
 Datum
@@ -153,9 +154,9 @@ cuckoo_union(PG_FUNCTION_ARGS)
 	cf_decode_or_error(a, &fa);
 	cf_decode_or_error(b, &fb);
 	if (bloom_is_empty_hashlist(&fb.hdr))
-		PG_RETURN_POINTER(cf_arg(fcinfo, 0, &fa, false));
+		PG_RETURN_POINTER(a);
 	if (bloom_is_empty_hashlist(&fa.hdr))
-		PG_RETURN_POINTER(cf_arg(fcinfo, 1, &fb, false));
+		PG_RETURN_POINTER(b);
 	(void) cf_arg(fcinfo, 0, &fa, true);
 	(void) cf_arg(fcinfo, 1, &fb, false);
 	PG_RETURN_POINTER(cf_merge_into(&fa, &fb, CurrentMemoryContext));
@@ -177,7 +178,7 @@ cuckoo_info(PG_FUNCTION_ARGS)
 		elog(ERROR, "return type must be a row type of 18 columns");
 	tupdesc = BlessTupleDesc(tupdesc);
 	cuckoo_describe(&f, &info);
-	values[0] = Int64GetDatum(clamp_int64(f.hdr.capacity));
+	values[0] = Int64GetDatum(clamp_int64(info.capacity));
 	values[1] = Float8GetDatum(f.hdr.fpr);
 	values[2] = Int64GetDatum((int64) VARSIZE(v));
 	values[3] = Int64GetDatum(clamp_int64(info.buckets));

@@ -7,9 +7,10 @@
  *		filter an aggregate's hash list stands for.
  *
  * A cuckoofilter value is a cuckoo filter (kind 6), or the hash list
- * (kind 2) that the auto-sized cuckoo_agg keeps while it reads rows and
- * returns for no rows when it cannot know a size; every function reads
- * the latter as the filter it stands for (cf_arg).
+ * (kind 2) that cuckoo_agg keeps while it reads rows (version 3 when it
+ * was given a capacity) and returns for no rows when it cannot know a
+ * size; every function reads the latter as the filter it stands for
+ * (cf_arg).
  *
  *-------------------------------------------------------------------------
  */
@@ -28,13 +29,9 @@ cf_decode(const uint8 *buf, size_t len, CuckooFilter *f)
 
 	if (st == BLOOM_E_OTHERTYPE && f->hdr.kind == BLOOM_KIND_HASHLIST)
 	{
-		/* a state cuckoo_agg made: a filter it can become */
+		/* a state cuckoo_agg made: its rate is one a growing filter takes */
 		st = bloom_decode_hashlist_any(buf, len, &f->hdr);
-		if (st == BLOOM_OK &&
-			(f->hdr.fpr < BLOOM_MIN_SCALABLE_FPR ||
-			 (f->hdr.capacity > 0 &&
-			  f->hdr.capacity > cuckoo_max_capacity(f->hdr.fpr, CUCKOO_DEFAULT_BUCKET,
-													CUCKOO_DEFAULT_EXPANSION))))
+		if (st == BLOOM_OK && f->hdr.fpr < BLOOM_MIN_SCALABLE_FPR)
 			st = BLOOM_E_PARAMS;
 	}
 	return st;
@@ -52,6 +49,11 @@ cf_decode_or_error(struct varlena *v, CuckooFilter *f)
 				 errdetail("%s", bloom_status_message(st))));
 }
 
+/*
+ * Outside bytes: the header, then the slots against the counts; a hash
+ * list's capacity must be one a filter can have (cuckoo_agg checks it when
+ * it makes one; this costs a few plans, too many for every row)
+ */
 static BloomStatus
 cf_validate(const uint8 *buf, size_t len)
 {
@@ -60,6 +62,10 @@ cf_validate(const uint8 *buf, size_t len)
 
 	if (st == BLOOM_OK && f.hdr.kind == BLOOM_KIND_CUCKOO)
 		st = cuckoo_validate_deep(&f);
+	if (st == BLOOM_OK && f.hdr.kind == BLOOM_KIND_HASHLIST && f.hdr.capacity > 0 &&
+		f.hdr.capacity > cuckoo_max_capacity(f.hdr.fpr, CUCKOO_DEFAULT_BUCKET,
+											 CUCKOO_DEFAULT_EXPANSION))
+		st = BLOOM_E_PARAMS;
 	return st;
 }
 
@@ -210,28 +216,42 @@ cf_materialize(CuckooFilter *st, MemoryContext cxt)
 	BloomAlloc	a = bt_allocator(cxt);
 	BloomFilter hl = st->hdr;
 	uint64	   *sorted;
-	uint64		distinct = 0;
+	uint64		distinct = 0,
+				capacity;
 	BloomStatus s;
 
 	if (hl.nhashes == 0)
 		return cf_new(hl.capacity > 0 ? hl.capacity : CF_CREATE_CAPACITY, hl.fpr, CUCKOO_DEFAULT_BUCKET,
 					  CUCKOO_DEFAULT_KICKS, CUCKOO_DEFAULT_EXPANSION, cxt, st);
-	if ((s = bloom_hashlist_distinct(&hl, &a, &sorted, &distinct)) != BLOOM_OK)
-		elog(ERROR, "could not count a cuckoo_agg state: %s", bloom_status_message(s));
-	if (sorted != NULL)
-		pfree(sorted);
-	/* cuckoo_agg(key, capacity, fpr): that capacity; else the keys' */
 	if (hl.capacity > 0)
-		distinct = hl.capacity;
-	cf_check_params((int64) Max(distinct, 1), hl.fpr, CUCKOO_DEFAULT_BUCKET,
+		capacity = hl.capacity;	/* cuckoo_agg(key, capacity, fpr) */
+	else
+	{
+		/* auto-sized: the distinct keys */
+		if ((s = bloom_hashlist_distinct(&hl, &a, &sorted, &distinct)) != BLOOM_OK)
+			elog(ERROR, "could not count a cuckoo_agg state: %s", bloom_status_message(s));
+		if (sorted != NULL)
+			pfree(sorted);
+		capacity = Max(distinct, 1);
+	}
+	cf_check_params((int64) capacity, hl.fpr, CUCKOO_DEFAULT_BUCKET,
 					CUCKOO_DEFAULT_KICKS, CUCKOO_DEFAULT_EXPANSION);
-	s = cuckoo_from_hashlist(&hl, Max(distinct, 1), &a, st);
-	if (s == BLOOM_E_CAPACITY || s == BLOOM_E_FULL)
+	s = cuckoo_from_hashlist(&hl, capacity, &a, st);
+	if (s == BLOOM_E_CAPACITY && hl.capacity == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("cuckoo_agg received " UINT64_FORMAT " distinct keys, more than a cuckoo filter at false-positive rate %g can hold",
 						distinct, hl.fpr),
-				 errhint("Use a larger rate.")));
+				 errhint("The largest capacity at this rate is " UINT64_FORMAT "; use a larger rate.",
+						 cuckoo_max_capacity(hl.fpr, CUCKOO_DEFAULT_BUCKET,
+											 CUCKOO_DEFAULT_EXPANSION))));
+	if (s == BLOOM_E_CAPACITY || s == BLOOM_E_FULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("cuckoo_agg received " UINT64_FORMAT " rows, more than a cuckoo filter of capacity " UINT64_FORMAT " can grow to hold",
+						hl.nhashes, capacity),
+				 errdetail("Its sub-filters would pass 512 MB, or number more than 32."),
+				 errhint("Give a larger capacity.")));
 	if (s != BLOOM_OK)
 		elog(ERROR, "could not build a cuckoo filter: %s", bloom_status_message(s));
 	return bt_varlena(st->hdr.base);
