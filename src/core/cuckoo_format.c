@@ -175,8 +175,13 @@ ck_bind(CuckooFilter *f, uint8_t *base)
 
 /*
  * Decodes a cuckoo filter: version 3, kind 6, every field in range, the
- * sub-filters as the plan makes them, the counts and the length, before
- * anything reads the slots.  A value of another type is BLOOM_E_OTHERTYPE.
+ * sub-filters nested (sub-filter i has n0 e^i buckets and capacity
+ * capacity e^i, fingerprint bits that never shrink), the counts and the
+ * length, before anything reads the slots.  What is checked here makes
+ * every access in bounds; that the geometry is the plan's, and the slots
+ * agree with the counts, is cuckoo_validate_deep's (values from outside):
+ * planning costs more than a lookup.  A value of another type is
+ * BLOOM_E_OTHERTYPE.
  */
 BloomStatus
 cuckoo_decode(const uint8_t *buf, size_t len, CuckooFilter *f)
@@ -185,7 +190,7 @@ cuckoo_decode(const uint8_t *buf, size_t len, CuckooFilter *f)
 				w56,
 				items = 0;
 	size_t		size;
-	CuckooPlan	p;
+	int			log2e;
 	BloomStatus st = bloom_decode_common(buf, len, &f->hdr, &w48, &w56);
 
 	if (st != BLOOM_OK)
@@ -203,10 +208,12 @@ cuckoo_decode(const uint8_t *buf, size_t len, CuckooFilter *f)
 		f->max_kicks < 1 || !cuckoo_expansion_valid(f->expansion) ||
 		w48 < 1 || w48 > (f->expansion ? CUCKOO_MAX_SUBS : 1))
 		return BLOOM_E_GEOMETRY;
-	f->nsubs = (unsigned) w48;
-	if (plan_subs(f->hdr.capacity, f->hdr.fpr, f->b, f->expansion, (int) f->nsubs, &p) != BLOOM_OK)
+	if (f->hdr.capacity < 1 ||
+		!(f->hdr.fpr >= (f->expansion ? BLOOM_MIN_SCALABLE_FPR : BLOOM_MIN_FPR)) ||
+		!(f->hdr.fpr <= BLOOM_MAX_FPR))
 		return BLOOM_E_PARAMS;
-	f->n0 = p.n0;
+	f->nsubs = (unsigned) w48;
+	log2e = f->expansion ? log2u(f->expansion) : 0;
 	size = CUCKOO_HEAD_SIZE + (size_t) f->nsubs * CUCKOO_DESC_SIZE;
 	if (len < size)
 		return BLOOM_E_LENGTH;
@@ -215,11 +222,12 @@ cuckoo_decode(const uint8_t *buf, size_t len, CuckooFilter *f)
 	f->stuck = bloom_get_le64(buf + 80);
 	if (bloom_get_le64(buf + 88) != 0)
 		return BLOOM_E_FLAGS;
+	f->n0 = bloom_get_le64(buf + CUCKOO_HEAD_SIZE);
 	for (unsigned i = 0; i < f->nsubs; i++)
 	{
 		const uint8_t *d = buf + CUCKOO_HEAD_SIZE + i * CUCKOO_DESC_SIZE;
 		CuckooSub  *s = &f->subs[i];
-		int			l2 = (int) i * p.log2e;
+		int			l2 = (int) i * log2e;
 
 		/* later sub-filters are e^i times larger: the exponent stays small */
 		if (l2 > 40)
@@ -229,10 +237,16 @@ cuckoo_decode(const uint8_t *buf, size_t len, CuckooFilter *f)
 		s->capacity = bloom_get_le64(d + 8);
 		s->nitems = bloom_get_le64(d + 16);
 		s->fbits = d[24];
-		if (s->nbuckets != p.n0 << l2 || s->fbits != p.fbits[i] ||
-			(bloom_get_le64(d + 24) >> 8) != 0)
+		if ((bloom_get_le64(d + 24) >> 8) != 0 ||
+			s->fbits < CUCKOO_MIN_FBITS || s->fbits > CUCKOO_MAX_FBITS ||
+			(i > 0 && s->fbits < f->subs[i - 1].fbits))
 			return BLOOM_E_GEOMETRY;
-		if (s->capacity != p.capacity << l2 || (s->capacity >> l2) != p.capacity)
+		/* no more slots than 512 MB hold, so that no size below wraps */
+		if (f->n0 < 1 || f->n0 > (uint64_t) BLOOM_MAX_BYTES * 8 / (f->b * CUCKOO_MIN_FBITS) ||
+			s->nbuckets != f->n0 << l2 ||
+			s->nbuckets > (uint64_t) BLOOM_MAX_BYTES * 8 / (f->b * (uint64_t) s->fbits))
+			return BLOOM_E_GEOMETRY;
+		if (s->capacity != f->hdr.capacity << l2 || (s->capacity >> l2) != f->hdr.capacity)
 			return BLOOM_E_PARAMS;
 		if (s->nitems > s->nbuckets * f->b)
 			return BLOOM_E_COUNT;
@@ -250,13 +264,23 @@ cuckoo_decode(const uint8_t *buf, size_t len, CuckooFilter *f)
 }
 
 /*
- * The check of the slots, O(size), for values from outside: each
- * sub-filter holds as many fingerprints as its count says, and the bits
- * past its last slot are zero.
+ * The checks of a value from outside, after cuckoo_decode: its geometry
+ * is the one its parameters plan (buckets and fingerprint bits; hashing
+ * depends on them), and, O(size), each sub-filter holds as many
+ * fingerprints as its count says, with the bits past its last slot zero.
  */
 BloomStatus
 cuckoo_validate_deep(const CuckooFilter *f)
 {
+	CuckooPlan	p;
+
+	if (plan_subs(f->hdr.capacity, f->hdr.fpr, f->b, f->expansion, (int) f->nsubs, &p) != BLOOM_OK)
+		return BLOOM_E_PARAMS;
+	if (p.n0 != f->n0)
+		return BLOOM_E_GEOMETRY;
+	for (unsigned i = 0; i < f->nsubs; i++)
+		if (f->subs[i].fbits != p.fbits[i])
+			return BLOOM_E_GEOMETRY;
 	for (unsigned i = 0; i < f->nsubs; i++)
 	{
 		const CuckooSub *s = &f->subs[i];
@@ -369,6 +393,7 @@ ck_grow(CuckooFilter *f, const BloomAlloc *a)
 	if ((int) f->nsubs * p.log2e > 40)
 		return BLOOM_E_CAPACITY;
 	plan_sub(&p, f->nsubs, &g.subs[f->nsubs]);
+	g.subs[f->nsubs].nbuckets = f->n0 << g.subs[f->nsubs].log2e;	/* nested */
 	g.nsubs++;
 	size = cuckoo_value_size(&g);
 	if (size > BLOOM_MAX_BYTES)

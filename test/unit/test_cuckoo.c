@@ -111,9 +111,12 @@ test_cuckoo_refusals(void **state)
 	assert_int_equal(c.f.nsubs, 2);
 	len = cuckoo_value_size(&c.f);
 	m = malloc(len + 8);
+	/* as the input paths read a value: decode, then the deep check */
 #define REFUSED(expect, stmt) \
-	do { memcpy(m, c.f.hdr.base, len); stmt; \
-		assert_int_equal(cuckoo_decode(m, len, &g), (expect)); } while (0)
+	do { BloomStatus st_; memcpy(m, c.f.hdr.base, len); stmt; \
+		st_ = cuckoo_decode(m, len, &g); \
+		if (st_ == BLOOM_OK) st_ = cuckoo_validate_deep(&g); \
+		assert_int_equal(st_, (expect)); } while (0)
 	REFUSED(BLOOM_OK, (void) 0);
 	REFUSED(BLOOM_E_MAGIC, m[3] = 'G');
 	REFUSED(BLOOM_E_VERSION, m[4] = 2);
@@ -122,10 +125,10 @@ test_cuckoo_refusals(void **state)
 	REFUSED(BLOOM_E_HASH, m[6] = 0);
 	REFUSED(BLOOM_E_KEYCLASS, m[7] = BLOOM_KEY_OTHER);
 	REFUSED(BLOOM_E_GEOMETRY, m[12] = 3);
-	REFUSED(BLOOM_E_GEOMETRY, m[12] = 2);	/* another plan's buckets */
+	REFUSED(BLOOM_E_COUNT, m[12] = 2);	/* more fingerprints than slots of 2 */
 	REFUSED(BLOOM_E_GEOMETRY, m[13] = 9);
 	REFUSED(BLOOM_E_FLAGS, m[14] = 1);
-	REFUSED(BLOOM_E_GEOMETRY, bloom_put_le64(m + 24, 51));
+	REFUSED(BLOOM_E_PARAMS, bloom_put_le64(m + 24, 51));	/* descriptors' capacities */
 	REFUSED(BLOOM_E_PARAMS, bloom_put_le64(m + 24, 0));
 	REFUSED(BLOOM_E_PARAMS, m[39] = 0x7F);
 	REFUSED(BLOOM_E_COUNT, m[40]++);
@@ -146,11 +149,11 @@ test_cuckoo_refusals(void **state)
 	REFUSED(BLOOM_E_PARAMS, m[d1 + 15] = 0x80);
 	REFUSED(BLOOM_E_COUNT, m[d0 + 16]++);
 	REFUSED(BLOOM_E_COUNT, m[d0 + 16]++; m[d1 + 16]--; m[40] = 0);
-	REFUSED(BLOOM_OK, m[d0 + 16]++; m[d1 + 16]--);	/* sums agree: the slots do not */
+	REFUSED(BLOOM_E_CONTENT, m[d0 + 16]++; m[d1 + 16]--);	/* sums agree: the slots do not */
 	REFUSED(BLOOM_E_COUNT, bloom_put_le64(m + d0 + 16, c.f.n0 * 4 + 1);
 			bloom_put_le64(m + 40, c.f.n0 * 4 + 1 + c.f.subs[1].nitems));
-	REFUSED(BLOOM_E_GEOMETRY, m[d0 + 24]++);
-	REFUSED(BLOOM_E_GEOMETRY, m[d1 + 24]--);
+	REFUSED(BLOOM_E_LENGTH, m[d0 + 24]++);
+	REFUSED(BLOOM_E_LENGTH, m[d1 + 24]--);
 	REFUSED(BLOOM_E_GEOMETRY, m[d0 + 25] = 1);
 #undef REFUSED
 	memcpy(m, c.f.hdr.base, len);
