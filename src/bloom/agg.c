@@ -78,12 +78,6 @@ append_hashes(BloomFilter *f, const uint8 *src, uint64 n, BloomPlan *plan)
 	return bt_varlena(f->base);
 }
 
-static void
-param_not_null(FunctionCallInfo fcinfo, int argno, const char *what)
-{
-	bt_param_not_null(fcinfo, argno, "bloom_agg", what);
-}
-
 /*
  * bloom_agg(key), bloom_agg(key, fpr), bloom_agg(key, capacity, fpr)
  */
@@ -91,26 +85,15 @@ static Datum
 agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable)
 {
 	BtCallCache *cache = bt_call_cache(fcinfo);
-	int			nargs = PG_NARGS();
-	int64		capacity = 0;
-	double		fpr = BLOOM_DEFAULT_FPR;
+	int64		capacity;
+	double		fpr;
 	struct varlena *state;
 	BloomKeyInfo *ki;
 	BloomFilter f;
 	uint64		h;
+	int			nargs;
 
-	if (nargs == 3)
-	{
-		param_not_null(fcinfo, 2, "false-positive rate");
-		fpr = PG_GETARG_FLOAT8(2);
-	}
-	else if (nargs == 4)
-	{
-		param_not_null(fcinfo, 2, "capacity");
-		param_not_null(fcinfo, 3, "false-positive rate");
-		capacity = PG_GETARG_INT64(2);
-		fpr = PG_GETARG_FLOAT8(3);
-	}
+	nargs = bt_agg_trans_params(fcinfo, "bloom_agg", &capacity, &fpr);
 
 	(void) bt_agg_context(fcinfo, "bloom_agg_trans");
 	if (PG_ARGISNULL(0))

@@ -26,26 +26,15 @@ static Datum
 agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 {
 	BtCallCache *cache = bt_call_cache(fcinfo);
-	int			nargs = PG_NARGS();
-	int64		capacity = 0;
-	double		fpr = BLOOM_DEFAULT_FPR;
+	int64		capacity;
+	double		fpr;
 	struct varlena *state;
 	BloomKeyInfo *ki;
 	CuckooFilter f;
 	uint64		h;
+	int			nargs;
 
-	if (nargs == 3)
-	{
-		bt_param_not_null(fcinfo, 2, AGGNAME, "false-positive rate");
-		fpr = PG_GETARG_FLOAT8(2);
-	}
-	else if (nargs == 4)
-	{
-		bt_param_not_null(fcinfo, 2, AGGNAME, "capacity");
-		bt_param_not_null(fcinfo, 3, AGGNAME, "false-positive rate");
-		capacity = PG_GETARG_INT64(2);
-		fpr = PG_GETARG_FLOAT8(3);
-	}
+	nargs = bt_agg_trans_params(fcinfo, AGGNAME, &capacity, &fpr);
 	(void) bt_agg_context(fcinfo, "cuckoo_agg_trans");
 	if (PG_ARGISNULL(0))
 	{

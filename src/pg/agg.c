@@ -110,6 +110,34 @@ bt_hashlist_add(BloomFilter *f, const uint8 *src, uint64 n, BloomPlan *plan,
 	return bt_varlena(f->base);
 }
 
+/*
+ * The parameters of a transition call (state, key [, fpr] | [, capacity,
+ * fpr]): capacity 0 and the default rate when the call has none.  NULL
+ * parameters are an ERROR.  Returns the number of arguments.
+ */
+int
+bt_agg_trans_params(FunctionCallInfo fcinfo, const char *aggname, int64 *capacity,
+					double *fpr)
+{
+	int			nargs = PG_NARGS();
+
+	*capacity = 0;
+	*fpr = BLOOM_DEFAULT_FPR;
+	if (nargs == 3)
+	{
+		bt_param_not_null(fcinfo, 2, aggname, "false-positive rate");
+		*fpr = PG_GETARG_FLOAT8(2);
+	}
+	else if (nargs == 4)
+	{
+		bt_param_not_null(fcinfo, 2, aggname, "capacity");
+		bt_param_not_null(fcinfo, 3, aggname, "false-positive rate");
+		*capacity = PG_GETARG_INT64(2);
+		*fpr = PG_GETARG_FLOAT8(3);
+	}
+	return nargs;
+}
+
 void
 bt_param_not_null(FunctionCallInfo fcinfo, int argno, const char *aggname,
 				  const char *what)
