@@ -200,6 +200,36 @@ bloom_decode_hashlist_any(const uint8_t *buf, size_t len, BloomFilter *f)
 	return st;
 }
 
+/*
+ * Keeps at most maxcopies copies of each hash of the hash list f, sorted,
+ * in place (the counting and cuckoo types count copies, but no filter
+ * holds more than that many of one key: a counter saturates, a cuckoo
+ * class is capped).  Writes the header; the count of items stays.
+ */
+BloomStatus
+bloom_hashlist_trim(BloomFilter *f, unsigned maxcopies, const BloomAlloc *a)
+{
+	uint64_t	n = f->nhashes,
+				m = 0;
+	uint64_t   *h = bloom_alloc_scratch(a, (n > 0 ? n : 1) * sizeof(uint64_t));
+
+	if (h == NULL)
+		return BLOOM_E_NOMEM;
+	for (uint64_t i = 0; i < n; i++)
+		h[i] = bloom_hashlist_get(f, i);
+	bloom_sort_u64(h, n);
+	for (uint64_t i = 0, run = 0; i < n; i++)
+	{
+		run = (i > 0 && h[i] == h[i - 1]) ? run + 1 : 0;
+		if (run < maxcopies)
+			bloom_hashlist_set(f, m++, h[i]);
+	}
+	bloom_free_scratch(a, h);
+	f->nhashes = m;
+	bloom_write_header(f);
+	return BLOOM_OK;
+}
+
 static size_t
 hashlist_value_size(const BloomFilter *f)
 {

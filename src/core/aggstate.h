@@ -41,6 +41,8 @@ extern void bloom_init_hashlist(uint8_t *buf, uint64_t nslots,
 								uint64_t capacity, double fpr, uint64_t seed);
 extern BloomStatus bloom_decode_hashlist_any(const uint8_t *buf, size_t len,
 											 BloomFilter *f);
+extern BloomStatus bloom_hashlist_trim(BloomFilter *f, unsigned maxcopies,
+									   const BloomAlloc *a);
 extern uint64_t bloom_hashlist_get(const BloomFilter *f, uint64_t i);
 extern void bloom_hashlist_set(BloomFilter *f, uint64_t i, uint64_t h);
 extern BloomStatus bloom_hashlist_append(BloomFilter *f, const uint8_t *src,

@@ -383,7 +383,7 @@ counting_from_hashlist(const BloomFilter *st, BloomPlan *plan, const BloomAlloc 
 	out->key_type = st->key_type;
 	for (uint64_t i = 0; i < st->nhashes; i++)
 		counting_add(out, bloom_hashlist_get(st, i));
-	out->nitems = st->nhashes;
+	out->nitems = st->nitems;	/* rows: a list past its limit keeps 15 of a key */
 	bloom_write_header(out);
 	return BLOOM_OK;
 }

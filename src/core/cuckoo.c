@@ -581,6 +581,8 @@ cuckoo_from_hashlist(const BloomFilter *st, uint64_t capacity, const BloomAlloc 
 	out->hdr.seed = st->seed;
 	out->hdr.key_class = st->key_class;
 	out->hdr.key_type = st->key_type;
+	/* a list past its limit kept b copies of a key: the rest were absorbed */
+	out->absorbed = bloom_sat_add(out->absorbed, st->nitems - st->nhashes);
 	cuckoo_write_header(out);
 	return BLOOM_OK;
 }

@@ -66,7 +66,8 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 		uint8		le[8];
 
 		bloom_put_le64(le, h);
-		state = bt_hashlist_add(&f, le, 1, &cache->plan, AGGNAME, AGG_LIMIT_HINT);
+		state = bt_hashlist_add(&f, le, 1, &cache->plan, COUNTING_SATURATED,
+							 AGGNAME, AGG_LIMIT_HINT);
 	}
 	if (f.kind == BLOOM_KIND_HASHLIST)
 	{
@@ -129,7 +130,8 @@ combine_common(FunctionCallInfo fcinfo, const char *fname, bool values)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("counting_agg capacity and false-positive rate must be the same for every row")));
 	bt_check_key_classes(CB_PLURAL, f1.key_class, f1.key_type, f2.key_class, f2.key_type);
-	s1 = bt_hashlist_add(&f1, f2.data, f2.nhashes, &cache->plan, AGGNAME, AGG_LIMIT_HINT);
+	s1 = bt_hashlist_add(&f1, f2.data, f2.nhashes, &cache->plan, COUNTING_SATURATED,
+							 AGGNAME, AGG_LIMIT_HINT);
 	f1.nitems = bloom_sat_add(f1.nitems, f2.nitems);
 	bloom_adopt_key_class(&f1, &f2);
 	bloom_write_header(&f1);

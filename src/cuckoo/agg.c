@@ -66,7 +66,8 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 		uint8		le[8];
 
 		bloom_put_le64(le, h);
-		state = bt_hashlist_add(&f.hdr, le, 1, &cache->plan, AGGNAME, AGG_LIMIT_HINT);
+		state = bt_hashlist_add(&f.hdr, le, 1, &cache->plan, CUCKOO_DEFAULT_BUCKET,
+							 AGGNAME, AGG_LIMIT_HINT);
 	}
 	f.hdr.nitems = bloom_sat_add(f.hdr.nitems, 1);
 	bloom_store_items(&f.hdr);
@@ -123,7 +124,8 @@ combine_common(FunctionCallInfo fcinfo, const char *fname, bool values)
 				 errmsg("cuckoo_agg capacity and false-positive rate must be the same for every row")));
 	bt_check_key_classes(CF_PLURAL, f1.hdr.key_class, f1.hdr.key_type,
 						 f2.hdr.key_class, f2.hdr.key_type);
-	s1 = bt_hashlist_add(&f1.hdr, f2.hdr.data, f2.hdr.nhashes, &cache->plan, AGGNAME, AGG_LIMIT_HINT);
+	s1 = bt_hashlist_add(&f1.hdr, f2.hdr.data, f2.hdr.nhashes, &cache->plan, CUCKOO_DEFAULT_BUCKET,
+							 AGGNAME, AGG_LIMIT_HINT);
 	f1.hdr.nitems = bloom_sat_add(f1.hdr.nitems, f2.hdr.nitems);
 	bloom_adopt_key_class(&f1.hdr, &f2.hdr);
 	bloom_write_header(&f1.hdr);

@@ -79,14 +79,15 @@ bt_new_hashlist(uint64 nslots, uint64 capacity, double fpr)
 
 /*
  * Appends n hashes (little-endian, at src) to the hash list f, keeping
- * every one (past the limit, an ERROR with hint): repeats are copies, which counting and cuckoo filters count.
+ * every one, up to maxcopies of one hash when the list reaches its limit
+ * (past the limit then, an ERROR with hint): repeats are copies, which counting and cuckoo filters count.
  * Returns the state itself when it had room, else a new state in the
  * current memory context (the executor copies a replaced state into the
  * aggregate context).
  */
 struct varlena *
 bt_hashlist_add(BloomFilter *f, const uint8 *src, uint64 n, BloomPlan *plan,
-				const char *aggname, const char *hint)
+				unsigned maxcopies, const char *aggname, const char *hint)
 {
 	BloomAlloc	a = bt_allocator(CurrentMemoryContext);
 	uint64		distinct = 0,
@@ -97,12 +98,16 @@ bt_hashlist_add(BloomFilter *f, const uint8 *src, uint64 n, BloomPlan *plan,
 	if (bloom_plan_reuse(f->fpr, plan) == BLOOM_OK &&
 		bloom_plan_max_capacity(plan) < limit)
 		limit = bloom_plan_max_capacity(plan);
+	/* repeats past what a filter holds of one key go first */
+	if (f->nhashes + n > limit &&
+		(st = bloom_hashlist_trim(f, maxcopies, &a)) != BLOOM_OK)
+		elog(ERROR, "could not trim a %s state: %s", aggname, bloom_status_message(st));
 	if (f->nhashes + n > limit)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("too many rows for %s", aggname),
-				 errdetail("It keeps one 8-byte hash per row until its last step, at most " UINT64_FORMAT " of them.",
-						   limit),
+				 errdetail("It keeps one 8-byte hash per row until its last step (at most %u of one key), at most " UINT64_FORMAT " of them.",
+						   maxcopies, limit),
 				 errhint("%s", hint)));
 	st = bloom_hashlist_append(f, src, n, plan, &a, &distinct, &limit);
 	if (st != BLOOM_OK)

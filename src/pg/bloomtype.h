@@ -324,8 +324,8 @@ extern struct varlena *bt_plain_state(Datum d);
 extern struct varlena *bt_copy_into(struct varlena *v, MemoryContext cxt);
 extern struct varlena *bt_new_hashlist(uint64 nslots, uint64 capacity, double fpr);
 extern struct varlena *bt_hashlist_add(BloomFilter *f, const uint8 *src, uint64 n,
-									   BloomPlan *plan, const char *aggname,
-									   const char *hint);
+									   BloomPlan *plan, unsigned maxcopies,
+									   const char *aggname, const char *hint);
 extern void bt_param_not_null(FunctionCallInfo fcinfo, int argno, const char *aggname,
 							  const char *what);
 extern int	bt_agg_trans_params(FunctionCallInfo fcinfo, const char *aggname,

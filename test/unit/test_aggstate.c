@@ -338,6 +338,46 @@ test_hashlist_append(void **state)
  * limit comes from the plan, which the caller caches for the state's rate:
  * a plan with few keys per block makes it small enough to reach here.
  */
+/*
+ * Trimming keeps at most that many copies of each hash, sorted, and the
+ * count of items added; a version 3 list (with a capacity) decodes as one
+ */
+static void
+test_hashlist_trim(void **state)
+{
+	long		live = 0;
+	BloomAlloc	a = malloc_allocator(&live);
+	BloomFilter f = new_hashlist(8, 0.01, &a);
+	const uint64_t in[] = {5, 3, 5, 5, 9, 5, 3, 5};
+	const uint64_t want[] = {3, 3, 5, 5, 9};
+	BloomFilter g;
+
+	(void) state;
+	for (int i = 0; i < 8; i++)
+		assert_true(bloom_hashlist_push(&f, in[i]));
+	f.nitems = 8;
+	bloom_write_header(&f);
+	assert_int_equal(bloom_hashlist_trim(&f, 2, &a), BLOOM_OK);
+	assert_int_equal(f.nhashes, 5);
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(bloom_hashlist_get(&f, i), want[i]);
+	assert_int_equal(bloom_decode(f.base, bloom_hashlist_size(8), &g), BLOOM_OK);
+	assert_int_equal(g.nhashes, 5);
+	assert_int_equal(g.nitems, 8);
+	/* a capacity: version 3, which bloomfilter refuses */
+	f.version = BLOOM_FORMAT_VERSION_3;
+	f.capacity = 1000;
+	bloom_write_header(&f);
+	assert_int_equal(bloom_decode(f.base, bloom_hashlist_size(8), &g), BLOOM_E_VERSION);
+	assert_int_equal(bloom_decode_hashlist_any(f.base, bloom_hashlist_size(8), &g), BLOOM_OK);
+	assert_int_equal(g.capacity, 1000);
+	f.capacity = 0;
+	bloom_write_header(&f);
+	assert_int_equal(bloom_decode_hashlist_any(f.base, bloom_hashlist_size(8), &g), BLOOM_E_PARAMS);
+	a.free(a.arg, f.base);
+	assert_int_equal(live, 0);
+}
+
 static void
 test_hashlist_limit(void **state)
 {
@@ -539,6 +579,7 @@ unit_aggstate_tests(void)
 		cmocka_unit_test(test_hashlist_push),
 		cmocka_unit_test(test_hashlist_append),
 		cmocka_unit_test(test_hashlist_limit),
+		cmocka_unit_test(test_hashlist_trim),
 		cmocka_unit_test(test_buffered_push),
 		cmocka_unit_test(test_buffered_merge),
 		cmocka_unit_test(test_canonical),

@@ -488,6 +488,7 @@ test_counting_from_hashlist(void **state)
 	for (uint64_t i = 0; i < 10; i++)
 		bloom_hashlist_set(&st, i, bloom_hash_int64(3, (int64_t) (i % 6)));
 	st.nhashes = 10;
+	st.nitems = 10;
 	st.seed = 3;
 	bloom_write_header(&st);
 	assert_int_equal(counting_from_hashlist(&st, &plan, &a, &out, &cap), BLOOM_OK);

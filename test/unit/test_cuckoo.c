@@ -648,6 +648,7 @@ test_cuckoo_from_hashlist(void **state)
 	for (uint64_t i = 0; i < 3000; i++)
 		bloom_hashlist_set(&st, i, bloom_hash_int64(4, (int64_t) (i % 2500)));
 	st.nhashes = 3000;
+	st.nitems = 3000;
 	st.seed = 4;
 	st.key_class = BLOOM_KEY_INTEGER;
 	bloom_write_header(&st);
