@@ -9,26 +9,32 @@ SET extra_float_digits = 0;
 CREATE TABLE fa AS SELECT g AS id, g % 10 AS grp, 'k' || g AS name FROM generate_series(1, 200000) g;
 ANALYZE fa;
 
--- serial results
+-- serial results, kept in psql variables (a temporary table in the
+-- comparison would keep the plan serial)
 SET max_parallel_workers_per_gather = 0;
-CREATE TEMP TABLE serial AS SELECT
-  md5(counting_agg(id)::bytea) AS c1, md5(counting_agg(id, 0.001)::bytea) AS c2,
-  md5(counting_agg(id, 300000, 0.01)::bytea) AS c3,
-  md5(cuckoo_agg(id)::bytea) AS k1, md5(cuckoo_agg(id, 0.001)::bytea) AS k2,
-  md5(cuckoo_agg(id, 300000, 0.01)::bytea) AS k3, md5(cuckoo_agg(id, 50000, 0.01)::bytea) AS k4
-  FROM fa;
+SELECT md5(counting_agg(id)::bytea) AS c1, md5(counting_agg(id, 0.001)::bytea) AS c2,
+       md5(counting_agg(id, 300000, 0.01)::bytea) AS c3,
+       md5(cuckoo_agg(id)::bytea) AS k1, md5(cuckoo_agg(id, 0.001)::bytea) AS k2,
+       md5(cuckoo_agg(id, 300000, 0.01)::bytea) AS k3, md5(cuckoo_agg(id, 50000, 0.01)::bytea) AS k4
+  FROM fa \gset
 -- parallel results: byte-identical (counters add; cuckoo states are hash
--- lists, inserted in sorted order at the end)
+-- lists, inserted in sorted order at the end); the plan shows partial
+-- aggregates, so the combine functions run
 SET max_parallel_workers_per_gather = 2;
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
-EXPLAIN (COSTS OFF) SELECT counting_agg(id), cuckoo_agg(id) FROM fa;
-SELECT c1 = md5(counting_agg(id)::bytea) AS c1, c2 = md5(counting_agg(id, 0.001)::bytea) AS c2,
-       c3 = md5(counting_agg(id, 300000, 0.01)::bytea) AS c3,
-       k1 = md5(cuckoo_agg(id)::bytea) AS k1, k2 = md5(cuckoo_agg(id, 0.001)::bytea) AS k2,
-       k3 = md5(cuckoo_agg(id, 300000, 0.01)::bytea) AS k3, k4 = md5(cuckoo_agg(id, 50000, 0.01)::bytea) AS k4
-  FROM fa, serial GROUP BY c1, c2, c3, k1, k2, k3, k4;
+EXPLAIN (COSTS OFF)
+SELECT md5(counting_agg(id)::bytea) = :'c1' AS c1, md5(counting_agg(id, 0.001)::bytea) = :'c2' AS c2,
+       md5(counting_agg(id, 300000, 0.01)::bytea) = :'c3' AS c3,
+       md5(cuckoo_agg(id)::bytea) = :'k1' AS k1, md5(cuckoo_agg(id, 0.001)::bytea) = :'k2' AS k2,
+       md5(cuckoo_agg(id, 300000, 0.01)::bytea) = :'k3' AS k3, md5(cuckoo_agg(id, 50000, 0.01)::bytea) = :'k4' AS k4
+  FROM fa;
+SELECT md5(counting_agg(id)::bytea) = :'c1' AS c1, md5(counting_agg(id, 0.001)::bytea) = :'c2' AS c2,
+       md5(counting_agg(id, 300000, 0.01)::bytea) = :'c3' AS c3,
+       md5(cuckoo_agg(id)::bytea) = :'k1' AS k1, md5(cuckoo_agg(id, 0.001)::bytea) = :'k2' AS k2,
+       md5(cuckoo_agg(id, 300000, 0.01)::bytea) = :'k3' AS k3, md5(cuckoo_agg(id, 50000, 0.01)::bytea) = :'k4' AS k4
+  FROM fa;
 RESET max_parallel_workers_per_gather;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
@@ -87,6 +93,14 @@ SELECT (SELECT cuckoo_agg(NULL::int)::bytea FROM fa WHERE id <= 10) =
        (SELECT counting_agg(id)::bytea FROM fa WHERE id < 0) AS c_null_as_no_rows,
        (SELECT (cuckoo_agg(id) | cuckoo_agg(id))::bytea = cuckoo_agg(id)::bytea FROM fa WHERE id < 0) AS k_empty_union,
        (SELECT (counting_agg(id) | counting_agg(id))::bytea = counting_agg(id)::bytea FROM fa WHERE id < 0) AS c_empty_union;
+
+-- removes leave an empty result as it is (it stands for no size)
+SELECT counting_remove(f, 5) = f AS c_remove, counting_remove_all(f, ARRAY[5]) = f AS c_remove_all,
+       (counting_empty(50) | counting_remove(f, 5)) = counting_empty(50) AS c_unites_after_remove
+  FROM (SELECT counting_agg(id) AS f FROM fa WHERE id < 0) s;
+SELECT cuckoo_remove(f, 5)::bytea = f::bytea AS k_remove, cuckoo_remove_all(f, ARRAY[5])::bytea = f::bytea AS k_remove_all,
+       (cuckoo_empty(50) | cuckoo_remove(f, 5))::bytea = cuckoo_empty(50)::bytea AS k_unites_after_remove
+  FROM (SELECT cuckoo_agg(id) AS f FROM fa WHERE id < 0) s;
 
 -- union aggregates
 SELECT counting_count(counting_union_agg(f), 5) AS c_union_count,

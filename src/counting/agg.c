@@ -181,8 +181,10 @@ counting_agg_final(PG_FUNCTION_ARGS)
 	}
 	state = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
 	cb_decode_or_error(state, &f);
-	/* a filter; or NULL keys only, auto-sized: as for no rows */
-	if (f.kind == BLOOM_KIND_COUNTING || bloom_is_empty_hashlist(&f))
+	if (f.kind == BLOOM_KIND_COUNTING)
 		PG_RETURN_POINTER(bt_copy_into(state, CurrentMemoryContext));
+	/* NULL keys only, auto-sized: what no rows give */
+	if (bloom_is_empty_hashlist(&f))
+		PG_RETURN_POINTER(bt_new_hashlist(0, 0, f.fpr));
 	PG_RETURN_POINTER(cb_materialize(&f, &cache->plan, CurrentMemoryContext));
 }

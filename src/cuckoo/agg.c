@@ -175,9 +175,10 @@ cuckoo_agg_final(PG_FUNCTION_ARGS)
 	}
 	state = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
 	cf_decode_or_error(state, &f);
-	/* a filter; or NULL keys only, without a capacity: as for no rows */
-	if (f.hdr.kind == BLOOM_KIND_CUCKOO ||
-		(bloom_is_empty_hashlist(&f.hdr) && f.hdr.capacity == 0))
+	if (f.hdr.kind == BLOOM_KIND_CUCKOO)
 		PG_RETURN_POINTER(bt_copy_into(state, CurrentMemoryContext));
+	/* NULL keys only, without a capacity: what no rows give */
+	if (bloom_is_empty_hashlist(&f.hdr) && f.hdr.capacity == 0)
+		PG_RETURN_POINTER(bt_new_hashlist(0, 0, f.hdr.fpr));
 	PG_RETURN_POINTER(cf_materialize(&f, CurrentMemoryContext));
 }

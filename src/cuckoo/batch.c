@@ -25,6 +25,8 @@ change_all(FunctionCallInfo fcinfo, bool add, bool only_new)
 
 	if (PG_ARGISNULL(0) && !add)
 		PG_RETURN_NULL();
+	if (!add && bt_is_empty_state(fcinfo, 0))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));	/* holds nothing to remove */
 	if (PG_ARGISNULL(1))
 	{
 		if (PG_ARGISNULL(0))

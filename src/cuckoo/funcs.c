@@ -95,7 +95,7 @@ remove_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
-	if (PG_ARGISNULL(1))
+	if (PG_ARGISNULL(1) || bt_is_empty_state(fcinfo, 0))
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	v = cf_arg(fcinfo, 0, &f, true);
 	ki = bt_cache_key(fcinfo, enc, false);

@@ -98,17 +98,20 @@ bt_hashlist_add(BloomFilter *f, const uint8 *src, uint64 n, BloomPlan *plan,
 	if (bloom_plan_reuse(f->fpr, plan) == BLOOM_OK &&
 		bloom_plan_max_capacity(plan) < limit)
 		limit = bloom_plan_max_capacity(plan);
-	/* repeats past what a filter holds of one key go first */
-	if (f->nhashes + n > limit &&
-		(st = bloom_hashlist_trim(f, maxcopies, &a)) != BLOOM_OK)
-		elog(ERROR, "could not trim a %s state: %s", aggname, bloom_status_message(st));
 	if (f->nhashes + n > limit)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("too many rows for %s", aggname),
-				 errdetail("It keeps one 8-byte hash per row until its last step (at most %u of one key), at most " UINT64_FORMAT " of them.",
-						   maxcopies, limit),
-				 errhint("%s", hint)));
+	{
+		/* repeats past what a filter holds of one key go first */
+		if ((st = bloom_hashlist_trim(f, maxcopies, &a)) != BLOOM_OK)
+			elog(ERROR, "could not trim a %s state: %s", aggname, bloom_status_message(st));
+		/* a trim that leaves little room would be redone every few rows */
+		if (f->nhashes + n > limit - limit / 8)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("too many rows for %s", aggname),
+					 errdetail("It keeps one 8-byte hash per row until its last step, at most " UINT64_FORMAT " of them, and at most %u of one key once it has that many.",
+							   limit, maxcopies),
+					 errhint("%s", hint)));
+	}
 	st = bloom_hashlist_append(f, src, n, plan, &a, &distinct, &limit);
 	if (st != BLOOM_OK)
 		elog(ERROR, "could not append to a %s state: %s", aggname, bloom_status_message(st));
@@ -141,6 +144,26 @@ bt_agg_trans_params(FunctionCallInfo fcinfo, const char *aggname, int64 *capacit
 		*fpr = PG_GETARG_FLOAT8(3);
 	}
 	return nargs;
+}
+
+/*
+ * Is argument argno an empty hash list of version 1 (what an aggregate
+ * gives for no rows when it cannot know a size)?  It holds nothing, and
+ * stands for no size: removes and unions leave it as it is.  Reads the
+ * header only.
+ */
+bool
+bt_is_empty_state(FunctionCallInfo fcinfo, int argno)
+{
+	struct varlena *v = (struct varlena *) PG_DETOAST_DATUM_SLICE(PG_GETARG_DATUM(argno), 0,
+																  BLOOM_HEADER_SIZE);
+	BloomFilter f;
+	uint64		w48,
+				w56;
+
+	return VARSIZE_ANY_EXHDR(v) >= BLOOM_HEADER_SIZE &&
+		bloom_decode_common((const uint8 *) VARDATA_ANY(v), BLOOM_HEADER_SIZE, &f, &w48, &w56) == BLOOM_OK &&
+		f.kind == BLOOM_KIND_HASHLIST && f.version == BLOOM_FORMAT_VERSION && f.nhashes == 0;
 }
 
 void

@@ -328,6 +328,7 @@ extern struct varlena *bt_hashlist_add(BloomFilter *f, const uint8 *src, uint64 
 									   const char *aggname, const char *hint);
 extern void bt_param_not_null(FunctionCallInfo fcinfo, int argno, const char *aggname,
 							  const char *what);
+extern bool bt_is_empty_state(FunctionCallInfo fcinfo, int argno);
 extern int	bt_agg_trans_params(FunctionCallInfo fcinfo, const char *aggname,
 								int64 *capacity, double *fpr);
 extern int	bt_agg_const_params(FunctionCallInfo fcinfo, int64 *capacity, double *fpr);
