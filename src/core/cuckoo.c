@@ -191,12 +191,14 @@ cuckoo_add(CuckooFilter *f, uint64_t h, bool only_new, const BloomAlloc *a,
 	CkPlaced	r = CK_NO_ROOM;
 	BloomStatus st;
 
-	for (unsigned j = 0; j < f->nsubs; j++)
-		if (ck_key_copies(f, j, h, &B1, &B2, &v) > 0)
-		{
-			matches++;
-			which = j;
-		}
+	/* one sub-filter: it is the newest, and only CF.ADDNX needs to look */
+	if (f->nsubs > 1 || only_new)
+		for (unsigned j = 0; j < f->nsubs; j++)
+			if (ck_key_copies(f, j, h, &B1, &B2, &v) > 0)
+			{
+				matches++;
+				which = j;
+			}
 	if (only_new && matches > 0)
 	{
 		*what = CUCKOO_PRESENT;
@@ -234,18 +236,22 @@ cuckoo_add(CuckooFilter *f, uint64_t h, bool only_new, const BloomAlloc *a,
 		if (r != CK_PLACED)
 			return r == CK_NOMEM ? BLOOM_E_NOMEM : BLOOM_E_FULL;
 	}
+	/* the counts that changed (a new sub-filter's header is written) */
 	if (r == CK_CAPPED)
 	{
 		f->absorbed = bloom_sat_add(f->absorbed, 1);
+		bloom_put_le64(f->hdr.base + 72, f->absorbed);
 		*what = CUCKOO_ABSORBED;
 	}
 	else
 	{
 		f->subs[i].nitems++;
 		f->hdr.nitems++;
+		bloom_store_items(&f->hdr);
+		bloom_put_le64(f->hdr.base + CUCKOO_HEAD_SIZE + (size_t) i * CUCKOO_DESC_SIZE + 16,
+					   f->subs[i].nitems);
 		*what = CUCKOO_STORED;
 	}
-	cuckoo_write_header(f);
 	return BLOOM_OK;
 }
 
