@@ -30,8 +30,10 @@ prefetch_block(const BloomFilter *f, uint64 h)
 
 /* Answers for every element: found[i], or NULL where the element is */
 static void
-probe_all(const BloomFilter *f, const BtBatchKeys *keys, bool *found)
+probe_all(const void *filter, const BtBatchKeys *keys, bool *found)
 {
+	const BloomFilter *f = filter;
+
 	for (int i = 0; i < keys->n; i++)
 	{
 		/* a grown scalable filter prefetches its layers in each lookup */
@@ -111,25 +113,11 @@ bloom_batch_add_all_create(PG_FUNCTION_ARGS)
 	return add_all_common(fcinfo, true);
 }
 
-/* The filter and the keys' answers, for the three probing forms */
-static bool *
-probe_batch(FunctionCallInfo fcinfo, BtBatchKeys *keys)
-{
-	BloomKeyInfo *ki = bt_cache_key(fcinfo, BKE_UNKNOWN, true);
-	BloomFilter *f = bt_cache_value(fcinfo, &bf_probe_methods);
-	bool	   *found;
-
-	bt_hash_elements(fcinfo, ki, f->seed, keys);
-	found = palloc(Max(keys->n, 1) * sizeof(bool));
-	for (int i = 0; i < keys->n; i++)
-		if (!keys->nulls[i])
-		{
-			bloom_check_key(f->key_class, f->key_type, ki, false);
-			break;
-		}
-	probe_all(f, keys, found);
-	return found;
-}
+static const BtBatchProbe probe = {
+	.methods = &bf_probe_methods,
+	.noun = "bloom filter",
+	.lookup = probe_all,
+};
 
 /*
  * bloom_contains_each(f, keys anyarray) returns boolean[]: the answer for
@@ -139,20 +127,7 @@ PG_FUNCTION_INFO_V1(bloom_batch_contains_each);
 Datum
 bloom_batch_contains_each(PG_FUNCTION_ARGS)
 {
-	BtBatchKeys	keys;
-	bool	   *found = probe_batch(fcinfo, &keys);
-
-	return bt_bool_array(found, &keys);
-}
-
-/* The answer over all elements, with the NULL rules of = ANY or = ALL */
-static Datum
-quantified(FunctionCallInfo fcinfo, bool any)
-{
-	BtBatchKeys	keys;
-	bool	   *found = probe_batch(fcinfo, &keys);
-
-	return bt_quantified(fcinfo, found, &keys, any);
+	return bt_batch_probe(fcinfo, &probe, BT_EACH);
 }
 
 /* bloom_contains_all(f, keys): whether every element may be present */
@@ -160,7 +135,7 @@ PG_FUNCTION_INFO_V1(bloom_batch_contains_all);
 Datum
 bloom_batch_contains_all(PG_FUNCTION_ARGS)
 {
-	return quantified(fcinfo, false);
+	return bt_batch_probe(fcinfo, &probe, BT_ALL);
 }
 
 /* bloom_contains_any(f, keys): whether some element may be present */
@@ -168,5 +143,5 @@ PG_FUNCTION_INFO_V1(bloom_batch_contains_any);
 Datum
 bloom_batch_contains_any(PG_FUNCTION_ARGS)
 {
-	return quantified(fcinfo, true);
+	return bt_batch_probe(fcinfo, &probe, BT_ANY);
 }

@@ -67,58 +67,43 @@ counting_batch_remove_all(PG_FUNCTION_ARGS)
 	return change_all(fcinfo, false);
 }
 
-/* The filter and the keys' answers, for the three probing forms */
-static bool *
-probe_batch(FunctionCallInfo fcinfo, BtBatchKeys *keys)
+/* The answers for the non-NULL keys of a batch */
+static void
+lookup_batch(const void *filter, const BtBatchKeys *keys, bool *found)
 {
-	BloomKeyInfo *ki = bt_cache_key(fcinfo, BKE_UNKNOWN, true);
-	BloomFilter *f = bt_cache_value(fcinfo, &cb_probe_methods);
-	bool	   *found;
+	const BloomFilter *f = filter;
 
-	bt_hash_elements(fcinfo, ki, f->seed, keys);
-	found = palloc(Max(keys->n, 1) * sizeof(bool));
-	for (int i = 0; i < keys->n; i++)
-		if (!keys->nulls[i])
-		{
-			bt_check_key(CB_NOUN, f, ki);
-			break;
-		}
 	for (int i = 0; i < keys->n; i++)
 	{
 		if (i + 8 < keys->n)
 			__builtin_prefetch(bloom_bits_block(f->data, f->nblocks, keys->hashes[i + 8]));
-		found[i] = !keys->nulls[i] && f->key_class != BLOOM_KEY_NONE &&
-			counting_contains(f, keys->hashes[i]);
+		found[i] = !keys->nulls[i] && counting_contains(f, keys->hashes[i]);
 	}
-	return found;
 }
+
+static const BtBatchProbe probe = {
+	.methods = &cb_probe_methods,
+	.noun = CB_NOUN,
+	.lookup = lookup_batch,
+};
 
 PG_FUNCTION_INFO_V1(counting_batch_contains_each);
 Datum
 counting_batch_contains_each(PG_FUNCTION_ARGS)
 {
-	BtBatchKeys keys;
-	bool	   *found = probe_batch(fcinfo, &keys);
-
-	return bt_bool_array(found, &keys);
+	return bt_batch_probe(fcinfo, &probe, BT_EACH);
 }
 
 PG_FUNCTION_INFO_V1(counting_batch_contains_all);
 Datum
 counting_batch_contains_all(PG_FUNCTION_ARGS)
 {
-	BtBatchKeys keys;
-	bool	   *found = probe_batch(fcinfo, &keys);
-
-	return bt_quantified(fcinfo, found, &keys, false);
+	return bt_batch_probe(fcinfo, &probe, BT_ALL);
 }
 
 PG_FUNCTION_INFO_V1(counting_batch_contains_any);
 Datum
 counting_batch_contains_any(PG_FUNCTION_ARGS)
 {
-	BtBatchKeys keys;
-	bool	   *found = probe_batch(fcinfo, &keys);
-
-	return bt_quantified(fcinfo, found, &keys, true);
+	return bt_batch_probe(fcinfo, &probe, BT_ANY);
 }

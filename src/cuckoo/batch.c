@@ -80,54 +80,39 @@ cuckoo_batch_remove_all(PG_FUNCTION_ARGS)
 	return change_all(fcinfo, false, false);
 }
 
-/* The filter and the keys' answers, for the three probing forms */
-static bool *
-probe_batch(FunctionCallInfo fcinfo, BtBatchKeys *keys)
+/* The answers for the non-NULL keys of a batch */
+static void
+lookup_batch(const void *filter, const BtBatchKeys *keys, bool *found)
 {
-	BloomKeyInfo *ki = bt_cache_key(fcinfo, BKE_UNKNOWN, true);
-	CuckooFilter *f = bt_cache_value(fcinfo, &cf_probe_methods);
-	bool	   *found;
+	const CuckooFilter *f = filter;
 
-	bt_hash_elements(fcinfo, ki, f->hdr.seed, keys);
-	found = palloc(Max(keys->n, 1) * sizeof(bool));
 	for (int i = 0; i < keys->n; i++)
-		if (!keys->nulls[i])
-		{
-			bt_check_key(CF_NOUN, &f->hdr, ki);
-			break;
-		}
-	for (int i = 0; i < keys->n; i++)
-		found[i] = !keys->nulls[i] && f->hdr.key_class != BLOOM_KEY_NONE &&
-			cuckoo_contains(f, keys->hashes[i]);
-	return found;
+		found[i] = !keys->nulls[i] && cuckoo_contains(f, keys->hashes[i]);
 }
+
+static const BtBatchProbe probe = {
+	.methods = &cf_probe_methods,
+	.noun = CF_NOUN,
+	.lookup = lookup_batch,
+};
 
 PG_FUNCTION_INFO_V1(cuckoo_batch_contains_each);
 Datum
 cuckoo_batch_contains_each(PG_FUNCTION_ARGS)
 {
-	BtBatchKeys keys;
-	bool	   *found = probe_batch(fcinfo, &keys);
-
-	return bt_bool_array(found, &keys);
+	return bt_batch_probe(fcinfo, &probe, BT_EACH);
 }
 
 PG_FUNCTION_INFO_V1(cuckoo_batch_contains_all);
 Datum
 cuckoo_batch_contains_all(PG_FUNCTION_ARGS)
 {
-	BtBatchKeys keys;
-	bool	   *found = probe_batch(fcinfo, &keys);
-
-	return bt_quantified(fcinfo, found, &keys, false);
+	return bt_batch_probe(fcinfo, &probe, BT_ALL);
 }
 
 PG_FUNCTION_INFO_V1(cuckoo_batch_contains_any);
 Datum
 cuckoo_batch_contains_any(PG_FUNCTION_ARGS)
 {
-	BtBatchKeys keys;
-	bool	   *found = probe_batch(fcinfo, &keys);
-
-	return bt_quantified(fcinfo, found, &keys, true);
+	return bt_batch_probe(fcinfo, &probe, BT_ANY);
 }

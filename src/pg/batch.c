@@ -73,3 +73,32 @@ bt_quantified(FunctionCallInfo fcinfo, const bool *found, const BtBatchKeys *key
 		PG_RETURN_NULL();
 	PG_RETURN_BOOL(!any);
 }
+
+/*
+ * <type>_contains_each / _all / _any(f, keys anyarray): the filter from the
+ * call site's cache, the keys hashed with its seed, their class checked
+ * once, then the family's lookup of the batch.
+ */
+Datum
+bt_batch_probe(FunctionCallInfo fcinfo, const BtBatchProbe *p, BtBatchForm form)
+{
+	BloomKeyInfo *ki = bt_cache_key(fcinfo, BKE_UNKNOWN, true);
+	const void *filter = bt_cache_value(fcinfo, p->methods);
+	const BloomFilter *hdr = (const BloomFilter *) filter;
+	BtBatchKeys keys;
+	bool	   *found;
+
+	bt_hash_elements(fcinfo, ki, hdr->seed, &keys);
+	found = palloc0(Max(keys.n, 1) * sizeof(bool));
+	for (int i = 0; i < keys.n; i++)
+		if (!keys.nulls[i])
+		{
+			bt_check_key(p->noun, hdr, ki);
+			break;
+		}
+	if (hdr->key_class != BLOOM_KEY_NONE)
+		p->lookup(filter, &keys, found);
+	if (form == BT_EACH)
+		return bt_bool_array(found, &keys);
+	return bt_quantified(fcinfo, found, &keys, form == BT_ANY);
+}

@@ -314,6 +314,27 @@ extern Datum bt_bool_array(const bool *found, const BtBatchKeys *keys);
 extern Datum bt_quantified(FunctionCallInfo fcinfo, const bool *found,
 						   const BtBatchKeys *keys, bool any);
 
+/*
+ * A family's batch probe: its probe cache (whose decoded form starts with
+ * the BloomFilter of its header), the noun of its errors, and its lookup
+ * of the non-NULL keys of a batch.
+ */
+typedef struct BtBatchProbe
+{
+	const BtCacheMethods *methods;
+	const char *noun;
+	void		(*lookup) (const void *filter, const BtBatchKeys *keys, bool *found);
+} BtBatchProbe;
+
+typedef enum BtBatchForm
+{
+	BT_EACH,					/* boolean[] */
+	BT_ALL,						/* = ALL */
+	BT_ANY						/* = ANY */
+} BtBatchForm;
+
+extern Datum bt_batch_probe(FunctionCallInfo fcinfo, const BtBatchProbe *p, BtBatchForm form);
+
 /* ---------------------------------------------------------------------
  * agg.c: what every family's aggregates share
  * ---------------------------------------------------------------------
