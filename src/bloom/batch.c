@@ -120,28 +120,8 @@ static const BtBatchProbe probe = {
 };
 
 /*
- * bloom_contains_each(f, keys anyarray) returns boolean[]: the answer for
- * each element, NULL for a NULL element; same dimensions as keys.
+ * contains_each(f, keys anyarray) returns boolean[] (NULL for a NULL
+ * element, keys' dimensions); contains_all and contains_any, whether every
+ * or some element may be present, with the NULL rules of = ALL and = ANY
  */
-PG_FUNCTION_INFO_V1(bloom_batch_contains_each);
-Datum
-bloom_batch_contains_each(PG_FUNCTION_ARGS)
-{
-	return bt_batch_probe(fcinfo, &probe, BT_EACH);
-}
-
-/* bloom_contains_all(f, keys): whether every element may be present */
-PG_FUNCTION_INFO_V1(bloom_batch_contains_all);
-Datum
-bloom_batch_contains_all(PG_FUNCTION_ARGS)
-{
-	return bt_batch_probe(fcinfo, &probe, BT_ALL);
-}
-
-/* bloom_contains_any(f, keys): whether some element may be present */
-PG_FUNCTION_INFO_V1(bloom_batch_contains_any);
-Datum
-bloom_batch_contains_any(PG_FUNCTION_ARGS)
-{
-	return bt_batch_probe(fcinfo, &probe, BT_ANY);
-}
+BT_BATCH_PROBE_ENTRIES(bloom, &probe)

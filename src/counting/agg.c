@@ -16,8 +16,14 @@
 #include "cbf.h"
 
 #define AGGNAME "counting_agg"
-/* past the hash list's limit */
-#define AGG_LIMIT_HINT "Give the capacity: counting_agg(key, capacity, fpr) keeps the filter itself."
+
+/* the auto-sized forms' hash lists: counters stop at 15 copies of a key */
+static const BtListAgg list_agg = {
+	.aggname = AGGNAME,
+	.plural = CB_PLURAL,
+	.maxcopies = COUNTING_SATURATED,
+	.limit_hint = "Give the capacity: counting_agg(key, capacity, fpr) keeps the filter itself.",
+};
 
 /* counting_agg(key), (key, fpr), (key, capacity, fpr) */
 static Datum
@@ -60,21 +66,11 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 	bt_admit_key(CB_NOUN, &f, ki);
 	h = bloom_key_hash_fast(ki, PG_GETARG_DATUM(1), f.seed);
 	if (f.kind == BLOOM_KIND_COUNTING)
+	{
 		counting_add(&f, h);
-	else if (!bloom_hashlist_push(&f, h))
-	{
-		uint8		le[8];
-
-		bloom_put_le64(le, h);
-		state = bt_hashlist_add(&f, le, 1, &cache->plan, COUNTING_SATURATED,
-							 AGGNAME, AGG_LIMIT_HINT);
+		PG_RETURN_POINTER(state);
 	}
-	if (f.kind == BLOOM_KIND_HASHLIST)
-	{
-		f.nitems = bloom_sat_add(f.nitems, 1);
-		bloom_store_items(&f);
-	}
-	PG_RETURN_POINTER(state);
+	PG_RETURN_POINTER(bt_hashlist_push_row(&f, h, &cache->plan, &list_agg));
 }
 
 #define AGG_TRANS_(suffix, sqltype, enc, vol) \
@@ -125,17 +121,7 @@ combine_common(FunctionCallInfo fcinfo, const char *fname, bool values)
 		counting_merge(&f1, &f2);
 		PG_RETURN_POINTER(s1);
 	}
-	if (f1.fpr != f2.fpr)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("counting_agg capacity and false-positive rate must be the same for every row")));
-	bt_check_key_classes(CB_PLURAL, f1.key_class, f1.key_type, f2.key_class, f2.key_type);
-	s1 = bt_hashlist_add(&f1, f2.data, f2.nhashes, &cache->plan, COUNTING_SATURATED,
-							 AGGNAME, AGG_LIMIT_HINT);
-	f1.nitems = bloom_sat_add(f1.nitems, f2.nitems);
-	bloom_adopt_key_class(&f1, &f2);
-	bloom_write_header(&f1);
-	PG_RETURN_POINTER(s1);
+	PG_RETURN_POINTER(bt_hashlist_combine(&f1, &f2, &cache->plan, &list_agg));
 }
 
 PG_FUNCTION_INFO_V1(counting_agg_combine);

@@ -87,23 +87,9 @@ static const BtBatchProbe probe = {
 	.lookup = lookup_batch,
 };
 
-PG_FUNCTION_INFO_V1(counting_batch_contains_each);
-Datum
-counting_batch_contains_each(PG_FUNCTION_ARGS)
-{
-	return bt_batch_probe(fcinfo, &probe, BT_EACH);
-}
-
-PG_FUNCTION_INFO_V1(counting_batch_contains_all);
-Datum
-counting_batch_contains_all(PG_FUNCTION_ARGS)
-{
-	return bt_batch_probe(fcinfo, &probe, BT_ALL);
-}
-
-PG_FUNCTION_INFO_V1(counting_batch_contains_any);
-Datum
-counting_batch_contains_any(PG_FUNCTION_ARGS)
-{
-	return bt_batch_probe(fcinfo, &probe, BT_ANY);
-}
+/*
+ * contains_each(f, keys anyarray) returns boolean[] (NULL for a NULL
+ * element, keys' dimensions); contains_all and contains_any, whether every
+ * or some element may be present, with the NULL rules of = ALL and = ANY
+ */
+BT_BATCH_PROBE_ENTRIES(counting, &probe)

@@ -19,8 +19,14 @@
 #include "cf.h"
 
 #define AGGNAME "cuckoo_agg"
-/* past the hash list's limit */
-#define AGG_LIMIT_HINT "Build the filter in parts: cuckoo_add_all(f, keys) over batches of rows."
+
+/* its hash lists: a bucket pair holds 4 copies of a key (the default size) */
+static const BtListAgg list_agg = {
+	.aggname = AGGNAME,
+	.plural = CF_PLURAL,
+	.maxcopies = CUCKOO_DEFAULT_BUCKET,
+	.limit_hint = "Build the filter in parts: cuckoo_add_all(f, keys) over batches of rows.",
+};
 
 static Datum
 agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
@@ -61,17 +67,7 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 	ki = bt_cache_key(fcinfo, enc, false);
 	bt_admit_key(CF_NOUN, &f.hdr, ki);
 	h = bloom_key_hash_fast(ki, PG_GETARG_DATUM(1), f.hdr.seed);
-	if (!bloom_hashlist_push(&f.hdr, h))
-	{
-		uint8		le[8];
-
-		bloom_put_le64(le, h);
-		state = bt_hashlist_add(&f.hdr, le, 1, &cache->plan, CUCKOO_DEFAULT_BUCKET,
-							 AGGNAME, AGG_LIMIT_HINT);
-	}
-	f.hdr.nitems = bloom_sat_add(f.hdr.nitems, 1);
-	bloom_store_items(&f.hdr);
-	PG_RETURN_POINTER(state);
+	PG_RETURN_POINTER(bt_hashlist_push_row(&f.hdr, h, &cache->plan, &list_agg));
 }
 
 #define AGG_TRANS_(suffix, sqltype, enc, vol) \
@@ -118,18 +114,7 @@ combine_common(FunctionCallInfo fcinfo, const char *fname, bool values)
 				 errmsg("cannot combine an auto-sized cuckoo_agg state with a fixed-capacity one")));
 	if (f1.hdr.kind == BLOOM_KIND_CUCKOO)
 		PG_RETURN_POINTER(cf_merge_into(&f1, &f2, CurrentMemoryContext));
-	if (f1.hdr.fpr != f2.hdr.fpr || f1.hdr.capacity != f2.hdr.capacity)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("cuckoo_agg capacity and false-positive rate must be the same for every row")));
-	bt_check_key_classes(CF_PLURAL, f1.hdr.key_class, f1.hdr.key_type,
-						 f2.hdr.key_class, f2.hdr.key_type);
-	s1 = bt_hashlist_add(&f1.hdr, f2.hdr.data, f2.hdr.nhashes, &cache->plan, CUCKOO_DEFAULT_BUCKET,
-							 AGGNAME, AGG_LIMIT_HINT);
-	f1.hdr.nitems = bloom_sat_add(f1.hdr.nitems, f2.hdr.nitems);
-	bloom_adopt_key_class(&f1.hdr, &f2.hdr);
-	bloom_write_header(&f1.hdr);
-	PG_RETURN_POINTER(s1);
+	PG_RETURN_POINTER(bt_hashlist_combine(&f1.hdr, &f2.hdr, &cache->plan, &list_agg));
 }
 
 PG_FUNCTION_INFO_V1(cuckoo_agg_combine);

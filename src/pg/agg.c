@@ -79,15 +79,15 @@ bt_new_hashlist(uint64 nslots, uint64 capacity, double fpr)
 
 /*
  * Appends n hashes (little-endian, at src) to the hash list f, keeping
- * every one, up to maxcopies of one hash when the list reaches its limit
- * (past the limit then, an ERROR with hint): repeats are copies, which counting and cuckoo filters count.
+ * every one, up to la->maxcopies of one hash when the list reaches its
+ * limit (past the limit then, an ERROR with la's hint): repeats are copies, which counting and cuckoo filters count.
  * Returns the state itself when it had room, else a new state in the
  * current memory context (the executor copies a replaced state into the
  * aggregate context).
  */
-struct varlena *
-bt_hashlist_add(BloomFilter *f, const uint8 *src, uint64 n, BloomPlan *plan,
-				unsigned maxcopies, const char *aggname, const char *hint)
+static struct varlena *
+hashlist_add(BloomFilter *f, const uint8 *src, uint64 n, BloomPlan *plan,
+			 const BtListAgg *la)
 {
 	BloomAlloc	a = bt_allocator(CurrentMemoryContext);
 	uint64		distinct = 0,
@@ -101,21 +101,65 @@ bt_hashlist_add(BloomFilter *f, const uint8 *src, uint64 n, BloomPlan *plan,
 	if (f->nhashes + n > limit)
 	{
 		/* repeats past what a filter holds of one key go first */
-		if ((st = bloom_hashlist_trim(f, maxcopies, &a)) != BLOOM_OK)
-			elog(ERROR, "could not trim a %s state: %s", aggname, bloom_status_message(st));
+		if ((st = bloom_hashlist_trim(f, la->maxcopies, &a)) != BLOOM_OK)
+			elog(ERROR, "could not trim a %s state: %s", la->aggname, bloom_status_message(st));
 		/* a trim that leaves little room would be redone every few rows */
 		if (f->nhashes + n > limit - limit / 8)
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("too many rows for %s", aggname),
+					 errmsg("too many rows for %s", la->aggname),
 					 errdetail("It keeps one 8-byte hash per row until its last step, at most " UINT64_FORMAT " of them, and at most %u of one key once it has that many.",
-							   limit, maxcopies),
-					 errhint("%s", hint)));
+							   limit, la->maxcopies),
+					 errhint("%s", la->limit_hint)));
 	}
 	st = bloom_hashlist_append(f, src, n, plan, &a, &distinct, &limit);
 	if (st != BLOOM_OK)
-		elog(ERROR, "could not append to a %s state: %s", aggname, bloom_status_message(st));
+		elog(ERROR, "could not append to a %s state: %s", la->aggname, bloom_status_message(st));
 	return bt_varlena(f->base);
+}
+
+/*
+ * A row's hash h into the hash list f, counted: in place when it has room
+ * (bloom_hashlist_push), else through hashlist_add.  Returns the state,
+ * f's value.
+ */
+struct varlena *
+bt_hashlist_push_row(BloomFilter *f, uint64 h, BloomPlan *plan, const BtListAgg *la)
+{
+	if (!bloom_hashlist_push(f, h))
+	{
+		uint8		le[8];
+
+		bloom_put_le64(le, h);
+		(void) hashlist_add(f, le, 1, plan, la);
+	}
+	f->nitems = bloom_sat_add(f->nitems, 1);
+	bloom_store_items(f);
+	return bt_varlena(f->base);
+}
+
+/*
+ * Two partial hash lists combined: f2's hashes appended to f1 (in place
+ * when it has room), the rows counted.  Both must have one rate and
+ * capacity, and one key class.  Returns the state, f1's value.
+ */
+struct varlena *
+bt_hashlist_combine(BloomFilter *f1, const BloomFilter *f2, BloomPlan *plan,
+					const BtListAgg *la)
+{
+	struct varlena *s;
+
+	if (f1->fpr != f2->fpr || f1->capacity != f2->capacity)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s capacity and false-positive rate must be the same for every row",
+						la->aggname)));
+	bt_check_key_classes(la->plural, f1->key_class, f1->key_type, f2->key_class, f2->key_type);
+	s = hashlist_add(f1, f2->data, f2->nhashes, plan, la);
+	f1->nitems = bloom_sat_add(f1->nitems, f2->nitems);
+	bloom_adopt_key_class(f1, f2);
+	bloom_write_header(f1);
+	return s;
 }
 
 /*

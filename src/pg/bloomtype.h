@@ -335,6 +335,12 @@ typedef enum BtBatchForm
 
 extern Datum bt_batch_probe(FunctionCallInfo fcinfo, const BtBatchProbe *p, BtBatchForm form);
 
+/* The C entry points <prefix>_batch_contains_each, _all and _any over probe */
+#define BT_BATCH_PROBE_ENTRIES(prefix, probe) \
+	BT_TYPE_ENTRY_(prefix, batch_contains_each, return bt_batch_probe(fcinfo, probe, BT_EACH)) \
+	BT_TYPE_ENTRY_(prefix, batch_contains_all, return bt_batch_probe(fcinfo, probe, BT_ALL)) \
+	BT_TYPE_ENTRY_(prefix, batch_contains_any, return bt_batch_probe(fcinfo, probe, BT_ANY))
+
 /* ---------------------------------------------------------------------
  * agg.c: what every family's aggregates share
  * ---------------------------------------------------------------------
@@ -344,9 +350,24 @@ extern MemoryContext bt_agg_context(FunctionCallInfo fcinfo, const char *fname);
 extern struct varlena *bt_plain_state(Datum d);
 extern struct varlena *bt_copy_into(struct varlena *v, MemoryContext cxt);
 extern struct varlena *bt_new_hashlist(uint64 nslots, uint64 capacity, double fpr);
-extern struct varlena *bt_hashlist_add(BloomFilter *f, const uint8 *src, uint64 n,
-									   BloomPlan *plan, unsigned maxcopies,
-									   const char *aggname, const char *hint);
+/*
+ * An aggregate that keeps every row's hash in a hash list (the counting
+ * and cuckoo types): its name, the plural of its errors, the copies of one
+ * key a filter of its type holds (what a full list keeps), and the hint
+ * when the list is full anyway.
+ */
+typedef struct BtListAgg
+{
+	const char *aggname;
+	const char *plural;
+	unsigned	maxcopies;
+	const char *limit_hint;
+} BtListAgg;
+
+extern struct varlena *bt_hashlist_push_row(BloomFilter *f, uint64 h, BloomPlan *plan,
+											const BtListAgg *la);
+extern struct varlena *bt_hashlist_combine(BloomFilter *f1, const BloomFilter *f2,
+										   BloomPlan *plan, const BtListAgg *la);
 extern void bt_param_not_null(FunctionCallInfo fcinfo, int argno, const char *aggname,
 							  const char *what);
 extern bool bt_is_empty_state(FunctionCallInfo fcinfo, int argno);
