@@ -32,7 +32,7 @@ key_cells(uint64_t nblocks, int k, uint64_t h, unsigned *cells)
 }
 
 static inline unsigned
-cell_get(const uint8_t *ctr, unsigned j)
+cell_get(const uint8_t *ctr, uint64_t j)
 {
 	return (ctr[j >> 1] >> ((j & 1) * 4)) & 0xF;
 }
@@ -344,7 +344,7 @@ counting_describe(const BloomFilter *f, CountingInfo *info)
 	info->counters = cells;
 	for (uint64_t j = 0; j < cells; j++)
 	{
-		unsigned	v = (ctr[j >> 1] >> ((j & 1) * 4)) & 0xF;
+		unsigned	v = cell_get(ctr, j);
 
 		if (v != 0)
 			info->counters_set++;

@@ -44,7 +44,8 @@ cuckoo_bucket_size_valid(int64_t b)
 bool
 cuckoo_expansion_valid(int64_t e)
 {
-	return e == 0 || e == 1 || e == 2 || e == 4 || e == 8 || e == 16;
+	/* 0 (fixed), or a power of two: sub-filters nest */
+	return e == 0 || (e >= 1 && e <= CUCKOO_MAX_EXPANSION && (e & (e - 1)) == 0);
 }
 
 /* The rate sub-filter i is planned for: fpr, or its share on the schedule */
