@@ -1,12 +1,20 @@
 #!/usr/bin/env bash
 # Runs every bloomtype test suite: the C unit tests of the core, a replay of
 # the fuzz corpus under ASan and UBSan, the pg_regress suites on a throwaway
-# PostgreSQL 15 cluster (pg_virtualenv), and the TAP tests.
+# PostgreSQL 15 cluster (pg_virtualenv), and the TAP tests, among them a
+# coordinator and two workers of Citus when its source is at hand
+# (../shared/vendor: scripts/citus.sh builds it once per machine).
 # Installs its own dependencies.  Ends with "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
 export PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
+
+# Citus builds in the background (minutes the first time on a machine,
+# then cached) while the unit, fuzz and regression stages run
+citus_out=$(mktemp)
+bash scripts/citus.sh ensure > "$citus_out" 2>&1 &
+citus_pid=$!
 
 passed=0
 failed=0
@@ -57,7 +65,17 @@ if [ "$(id -u)" -eq 0 ]; then
     chown -R postgres "$tapdir"
     runas=(runuser -u postgres --)
 fi
-"${runas[@]}" make -C "$tapdir" -s PG_CONFIG="$PG_CONFIG" tap 2>&1 | tee "$log/tap.out"
+wait "$citus_pid"
+cat "$citus_out"
+citus=$(tail -1 "$citus_out")
+citus_env=()
+case "$citus" in
+    "citus: install_path "*) citus_env=(BLOOMTYPE_CITUS_INSTALL="${citus#citus: install_path }") ;;
+    "citus: system") citus_env=(BLOOMTYPE_CITUS_SYSTEM=1) ;;
+    *) citus_env=(BLOOMTYPE_CITUS_WHY="${citus#citus: }") ;;
+esac
+rm -f "$citus_out"
+"${runas[@]}" env "${citus_env[@]}" make -C "$tapdir" -s PG_CONFIG="$PG_CONFIG" tap 2>&1 | tee "$log/tap.out"
 p=$(grep -cE '^t/[^ ]+\.pl \.+ ok' "$log/tap.out")
 f=$(grep -cE '^t/[^ ]+\.pl +\(Wstat' "$log/tap.out")
 if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then f=1; fi   # prove did not run

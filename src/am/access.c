@@ -11,17 +11,22 @@
  * tells whether the predicate held).  A table with row-level security
  * enabled for the caller is refused: a filter cannot hide the keys of rows
  * the caller may not see.  An index that is not a valid bloomfilter index
- * is an error, never an answer of "absent".
+ * is an error, never an answer of "absent".  So is an index on a Citus
+ * table read on a coordinator or worker: the table there is a shell whose
+ * rows live in its shards, each with its own index.
  *
  *-------------------------------------------------------------------------
  */
 #include "bfindex.h"
 
+#include "access/genam.h"
+#include "access/htup_details.h"
 #include "access/relation.h"
 #include "access/table.h"
 #include "access/sysattr.h"
 #include "access/xlog.h"
 #include "catalog/index.h"
+#include "catalog/pg_namespace.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_inherits.h"
 #include "miscadmin.h"
@@ -29,6 +34,8 @@
 #include "partitioning/partdesc.h"
 #include "storage/lmgr.h"
 #include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/rls.h"
@@ -219,6 +226,37 @@ add_partitions(List *targets, Oid indexoid, Oid heapoid)
 }
 
 /*
+ * Whether heapoid is a Citus table (distributed, reference or Citus local):
+ * a row of Citus's catalog pg_dist_partition, looked up by name so that
+ * nothing links to Citus.  Its index there is the empty index of a shell
+ * table; the rows and their keys are in the shards (Citus names a shard's
+ * index <index>_<shard id>).  A shard's own table is not in that catalog.
+ */
+static bool
+is_citus_table(Oid heapoid)
+{
+	Oid			cat = get_relname_relid("pg_dist_partition", PG_CATALOG_NAMESPACE);
+	Oid			idx;
+	Relation	rel;
+	SysScanDesc scan;
+	ScanKeyData key;
+	bool		found;
+
+	if (!OidIsValid(cat))
+		return false;
+	idx = get_relname_relid("pg_dist_partition_logical_relid_index",
+							PG_CATALOG_NAMESPACE);
+	rel = table_open(cat, AccessShareLock);
+	/* logicalrelid is its first column, a regclass */
+	ScanKeyInit(&key, 1, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(heapoid));
+	scan = systable_beginscan(rel, idx, OidIsValid(idx), NULL, 1, &key);
+	found = HeapTupleIsValid(systable_getnext(scan));
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return found;
+}
+
+/*
  * Opens bloomfilter index indexoid for reading by caller (a function's
  * name, for errors), with every check.  The privileges checked are those
  * of the index named: for a partitioned index, those of a query through
@@ -232,6 +270,23 @@ bfi_open_checked(Oid indexoid, const char *caller)
 	t->indexoid = indexoid;
 	t->index = open_index(indexoid, &t->heapoid);
 	check_privileges(t->index, t->heapoid, caller);
+	if (is_citus_table(t->heapoid))
+	{
+		const char *ix = RelationGetRelationName(t->index);
+		const char *tb = get_rel_name(t->heapoid);
+		bool		filter = strcmp(caller, "bloom_index_filter") == 0;
+
+		/* the example asks every shard for its index <index>_<shard id> */
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s cannot read index \"%s\": table \"%s\" is a Citus table",
+						caller, ix, tb),
+				 errdetail("Its rows and their keys are in its shards, each with its own index; the index here is empty."),
+				 errhint("Ask the shards' indexes, for example: SELECT %s FROM run_command_on_shards(%s, $$SELECT %s(('%s_' || substring('%%s' from '_([0-9]+)$'))::regclass%s)$$);",
+						 filter ? "bloom_union_agg(result::bloomfilter)" : "bool_or(result::boolean)",
+						 quote_literal_cstr(tb), filter ? caller : "bloom_index_contains",
+						 ix, filter ? "" : ", KEY")));
+	}
 	return t;
 }
 
