@@ -141,8 +141,8 @@ CREATE AGGREGATE combine_bloom(bloomfilter)
 CREATE TEMP TABLE parts AS
   SELECT id % 3 AS node, partial_bloom(id) AS auto, partial_bloom(id, 200000, 0.01) AS fixed
     FROM ids GROUP BY 1;
--- a partial auto-sized state is a hash list, a fixed one a filter with
--- pending hashes (kind 3)
+-- a partial auto-sized state is a hash list, a fixed one (from 1.5) a
+-- light state (kind 7) while its hashes take less room than the filter
 SELECT node, get_byte(auto::bytea, 5) AS auto_kind, get_byte(fixed::bytea, 5) AS fixed_kind
   FROM parts ORDER BY node;
 -- text I/O

@@ -109,6 +109,43 @@ INSERT INTO hostile (why, v) SELECT why, v FROM (VALUES
   ('countingbloom as version 2', set_byte(counting_empty(1)::bytea, 4, 2)),
   ('cuckoofilter as version 1', set_byte(cuckoo_empty(1)::bytea, 4, 1))) x(why, v);
 
+-- 7. light states (kind 7, format version 4, from 1.5): three hashes of a
+--    state planned for 1000 keys at 1% (24 blocks, k 7 as a first layer)
+CREATE AGGREGATE hostile_light(bigint, bigint, float8) (SFUNC = bloom_agg_trans, STYPE = bloomfilter);
+CREATE TEMP TABLE light AS
+  SELECT (SELECT hostile_light(g, 1000, 0.01) FROM generate_series(1, 3) g)::bytea AS l,
+         (SELECT hostile_light(g, 1, 0.01) FROM generate_series(1, 264) g)::bytea AS full1;
+SELECT length(l), get_byte(l, 4) AS version, get_byte(l, 5) AS kind, get_byte(l, 12) AS k,
+       get_byte(l, 48) AS blocks, get_byte(l, 56) AS in_use, l::bloomfilter::bytea = l AS valid,
+       length(full1) AS full_bytes, get_byte(full1, 5) AS full_kind
+  FROM light;
+-- a valid light state with unused slots is accepted, and prints canonical
+SELECT length((l || '\x0000000000000000'::bytea)::bloomfilter::bytea) AS canonical_bytes,
+       (l || '\x0000000000000000'::bytea)::bloomfilter::text = l::bloomfilter::text AS same_text
+  FROM light;
+INSERT INTO hostile (why, v) SELECT 'light truncated to ' || n, substr(l, 1, n)
+  FROM light, unnest(ARRAY[0, 8, 56, 63, 64, 72, 80, 84, 87]) n;
+INSERT INTO hostile (why, v) SELECT 'light version ' || n, set_byte(l, 4, n) FROM light, unnest(ARRAY[0, 1, 2, 3, 5, 255]) n;
+INSERT INTO hostile (why, v) SELECT 'light kind ' || n, set_byte(l, 5, n) FROM light, unnest(ARRAY[0, 1, 2, 3, 4, 8, 255]) n;
+INSERT INTO hostile (why, v) SELECT 'kind 7 in version 1', set_byte(b, 5, 7) FROM base;
+INSERT INTO hostile (why, v) SELECT 'light flags ' || n, set_byte(l, 14, n) FROM light, unnest(ARRAY[1, 3, 4, 255]) n;
+INSERT INTO hostile (why, v) SELECT 'light flags high byte', set_byte(l, 15, 1) FROM light;
+INSERT INTO hostile (why, v) SELECT 'light k ' || n, set_byte(l, 12, n) FROM light, unnest(ARRAY[0, 6, 8, 33, 255]) n;
+INSERT INTO hostile (why, v) SELECT 'light block log2 ' || n, set_byte(l, 13, n) FROM light, unnest(ARRAY[0, 8, 10]) n;
+INSERT INTO hostile (why, v) SELECT 'light blocks ' || n, put(l, 48, le64(n)) FROM light,
+  unnest(ARRAY[0, 1, 3, 1000, 8388559, 8388560, 18446744073709551615::numeric]) n;
+INSERT INTO hostile (why, v) SELECT 'light capacity ' || n, put(l, 24, le64(n)) FROM light,
+  unnest(ARRAY[0, 100, 5000, 100000, 18446744073709551615::numeric]) n;
+INSERT INTO hostile (why, v) SELECT 'light fpr ' || d, put(l, 32, le_double(d)) FROM light,
+  unnest(ARRAY[0, 0.02, 0.6, 1e-10, 'NaN'::float8, 'Infinity']) d;
+INSERT INTO hostile (why, v) SELECT 'light in use ' || n, put(l, 56, le64(n)) FROM light,
+  unnest(ARRAY[4, 1000, 18446744073709551615::numeric]) n;
+INSERT INTO hostile (why, v) SELECT 'light items ' || n, put(l, 40, le64(n)) FROM light, unnest(ARRAY[0, 2]) n;
+INSERT INTO hostile (why, v) SELECT 'light hash ' || n, set_byte(l, 6, n) FROM light, unnest(ARRAY[0, 2]) n;
+INSERT INTO hostile (why, v) SELECT 'light key class 9', set_byte(l, 7, 9) FROM light;
+INSERT INTO hostile (why, v) SELECT 'light one slot past the limit', full1 || substr(full1, 65, 8) FROM light;
+INSERT INTO hostile (why, v) SELECT 'light slots past the limit', l || decode(repeat('00', 8 * 2200), 'hex') FROM light;
+
 SELECT count(*) AS hostile_values FROM hostile;
 
 -- feed each through the three doors
@@ -198,6 +235,7 @@ CREATE TEMP TABLE crafted AS
 SELECT how, length(v), capacity, items FROM crafted, bloom_info(v::bloomfilter) ORDER BY how;
 
 DROP TABLE hostile, sink, outcome;
+DROP AGGREGATE hostile_light(bigint, bigint, float8);
 DROP FUNCTION le64(numeric), put(bytea, int, bytea), le_double(float8);
 DROP FUNCTION le_small(bigint);
 DROP AGGREGATE hostile_combine(bloomfilter);

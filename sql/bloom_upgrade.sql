@@ -132,4 +132,43 @@ SELECT counting_contains(counting_remove(counting_add(counting_add(NULL, 7), 8),
        cuckoo_contains(cuckoo_remove(cuckoo_add(cuckoo_add(NULL, 7), 8), 7), 8) AS cuckoo_kept,
        counting_contains(f, 5000) AND cuckoo_contains(c, 5000) AS agg_found
   FROM (SELECT counting_agg(g) AS f, cuckoo_agg(g) AS c FROM generate_series(1, 10000) g) s;
-DROP TABLE upgraded_t, kept13;
+
+-- 1.4 -> 1.5: bloom_agg(key, capacity, fpr) keeps light partial states
+-- (kind 7); its results are byte for byte those of 1.4, serial and
+-- parallel, and a dense partial state of 1.4 combines with a light one
+CREATE AGGREGATE partial14(bigint, bigint, double precision)
+  (SFUNC = bloom_agg_trans, STYPE = bloomfilter);
+CREATE TABLE kept14 AS
+  SELECT g % 4 AS part, partial14(g::bigint, 100000, 0.01) AS s
+    FROM generate_series(1, 20000) g GROUP BY 1;
+CREATE TEMP TABLE before_15 AS
+  SELECT md5(bloom_agg(g::bigint, 100000, 0.01)::text) AS fixed,
+         md5(bloom_agg(g::text, 5000, 0.001)::text) AS over_capacity,
+         md5(bloom_agg(g::bigint)::text) AS auto
+    FROM generate_series(1, 20000) g;
+SELECT DISTINCT get_byte(s::bytea, 5) AS kind_14 FROM kept14;
+SET client_min_messages = error;
+ALTER EXTENSION bloomtype UPDATE TO '1.5';
+RESET client_min_messages;
+SELECT extversion FROM pg_extension WHERE extname = 'bloomtype';
+SELECT md5(bloom_agg(g::bigint, 100000, 0.01)::text) = fixed AS fixed_same,
+       md5(bloom_agg(g::text, 5000, 0.001)::text) = over_capacity AS over_capacity_same,
+       md5(bloom_agg(g::bigint)::text) = auto AS auto_same
+  FROM generate_series(1, 20000) g, before_15 GROUP BY fixed, over_capacity, auto;
+-- the aggregate's own function now starts light states
+SELECT get_byte(s::bytea, 4) AS version, get_byte(s::bytea, 5) AS kind, length(s::bytea) AS bytes
+  FROM (SELECT partial14(g::bigint, 100000, 0.01) AS s FROM generate_series(1, 100) g) x;
+-- dense (1.4) and light (1.5) partial states combine, in either order
+CREATE AGGREGATE combine15(bloomfilter)
+  (SFUNC = bloom_agg_combine, STYPE = bloomfilter, FINALFUNC = bloom_agg_final);
+SELECT md5(combine15(s ORDER BY o)::text) = (SELECT fixed FROM before_15) AS mixed_same
+  FROM (SELECT 1 AS o, s FROM kept14 WHERE part < 2
+        UNION ALL SELECT 2, partial14(g::bigint, 100000, 0.01)
+          FROM generate_series(1, 20000) g WHERE g % 4 >= 2) x;
+SELECT md5(combine15(s ORDER BY o)::text) = (SELECT fixed FROM before_15) AS mixed_same_reversed
+  FROM (SELECT 2 AS o, s FROM kept14 WHERE part < 2
+        UNION ALL SELECT 1, partial14(g::bigint, 100000, 0.01)
+          FROM generate_series(1, 20000) g WHERE g % 4 >= 2) x;
+DROP AGGREGATE partial14(bigint, bigint, double precision);
+DROP AGGREGATE combine15(bloomfilter);
+DROP TABLE upgraded_t, kept13, kept14;

@@ -9,7 +9,12 @@
  * binary I/O.  The state is updated in place in the aggregate memory
  * context; it is replaced only when a hash list has to grow.
  *
- * With a capacity, the state is a buffered filter (kind 3: the blocked
+ * With a capacity, the state of 1.5 starts light (kind 7: the hashes of
+ * the keys, 8 bytes each, under the header of the state below) and becomes
+ * that state when the hashes would take more room than its bits, so that a
+ * partial state of few keys for its capacity (a Citus shard's, a parallel
+ * worker's) is small on the wire.  Before 1.5 it is, and then it becomes,
+ * a buffered filter (kind 3: the blocked
  * filter's bits and up to 256 pending hashes, inserted in prefetched
  * batches; a filter too large for the pending area is kept unbuffered, as
  * kind 1).  Without one (auto-sizing), the state is a hash list (kind 2):
@@ -79,10 +84,28 @@ append_hashes(BloomFilter *f, const uint8 *src, uint64 n, BloomPlan *plan)
 }
 
 /*
+ * Appends h to the light state f, which had no free slot: into a larger
+ * copy, or, past its limit, into the buffered state it becomes; both new
+ * values in the per-call memory context, as for append_hashes.
+ */
+static struct varlena *
+append_light(BloomFilter *f, uint64 h)
+{
+	BloomAlloc	a = bt_allocator(CurrentMemoryContext);
+	uint8		le[8];
+	BloomStatus st;
+
+	bloom_put_le64(le, h);
+	if ((st = bloom_sparse_append(f, le, 1, &a)) != BLOOM_OK)
+		elog(ERROR, "could not append to a bloom_agg state: %s", bloom_status_message(st));
+	return bt_varlena(f->base);
+}
+
+/*
  * bloom_agg(key), bloom_agg(key, fpr), bloom_agg(key, capacity, fpr)
  */
 static Datum
-agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable)
+agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable, bool light)
 {
 	BtCallCache *cache = bt_call_cache(fcinfo);
 	int64		capacity;
@@ -104,7 +127,8 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable)
 		 * the aggregate context.
 		 */
 		if (nargs == 4)
-			state = bf_new(scalable ? BF_BUFFERED_LAYER : BF_BUFFERED, (uint64) capacity,
+			state = bf_new(light ? BF_LIGHT_LAYER :
+						   scalable ? BF_BUFFERED_LAYER : BF_BUFFERED, (uint64) capacity,
 						   fpr, 0, &cache->plan, CurrentMemoryContext, NULL);
 		else
 		{
@@ -142,6 +166,11 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable)
 	}
 	if (f.kind == BLOOM_KIND_BUFFERED)
 		bloom_buffered_push(&f, h);
+	else if (f.kind == BLOOM_KIND_SPARSE)
+	{
+		if (!bloom_sparse_push(&f, h))
+			state = append_light(&f, h);
+	}
 	else if (!bloom_hashlist_push(&f, h))
 	{
 		uint8		le[8];
@@ -157,11 +186,13 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable)
 /*
  * Entry points: those of version 1.0 build fixed-capacity states planned
  * for the target rate; the _scalable ones (1.2) plan them as the first
- * layer of a scalable filter.  Auto-sized states are the same for both.
+ * layer of a scalable filter; the _light ones (1.5) start those states
+ * light.  Auto-sized states are the same for all.
  */
 #define AGG_TRANS_(suffix, sqltype, enc, vol) \
-	BT_KEY_ENTRY(bloom_agg_trans, suffix, agg_trans_common(fcinfo, enc, false)) \
-	BT_KEY_ENTRY(bloom_agg_trans, suffix##_scalable, agg_trans_common(fcinfo, enc, true))
+	BT_KEY_ENTRY(bloom_agg_trans, suffix, agg_trans_common(fcinfo, enc, false, false)) \
+	BT_KEY_ENTRY(bloom_agg_trans, suffix##_scalable, agg_trans_common(fcinfo, enc, true, false)) \
+	BT_KEY_ENTRY(bloom_agg_trans, suffix##_light, agg_trans_common(fcinfo, enc, true, true))
 
 BT_KEY_TYPES(AGG_TRANS_, BT_NO_ALIAS)
 
@@ -201,7 +232,7 @@ bloom_agg_combine(PG_FUNCTION_ARGS)
 		PG_RETURN_POINTER(s2);
 	/* scalable filters (from a hand-made aggregate) unite, or ERROR */
 	if (f1.kind != BLOOM_KIND_SCALABLE && f2.kind != BLOOM_KIND_SCALABLE &&
-		bloom_has_bits(&f1) != bloom_has_bits(&f2))
+		(f1.kind == BLOOM_KIND_HASHLIST) != (f2.kind == BLOOM_KIND_HASHLIST))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("cannot combine an auto-sized bloom_agg state with a fixed-capacity one")));

@@ -41,6 +41,7 @@ typedef enum BfShape
 	BF_BLOCKED,					/* a fixed filter of 1.0 */
 	BF_BUFFERED,				/* bloom_agg's fixed-capacity state of 1.0 */
 	BF_BUFFERED_LAYER,			/* ... of 1.2, planned as a first layer */
+	BF_LIGHT_LAYER,				/* ... of 1.5: the light form of that state */
 	BF_SCALABLE					/* a filter of 1.2 (expansion 0: fixed) */
 } BfShape;
 extern struct varlena *bf_new(BfShape shape, uint64 capacity, double fpr,

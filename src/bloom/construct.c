@@ -84,7 +84,7 @@ unexpected(BloomStatus st)
 static void
 too_large(BfShape shape, uint64 capacity, double fpr, BloomPlan *plan)
 {
-	if (shape == BF_BUFFERED_LAYER)
+	if (shape == BF_BUFFERED_LAYER || shape == BF_LIGHT_LAYER)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("bloom_agg capacity " UINT64_FORMAT " is too large for false-positive rate %g",
@@ -112,6 +112,8 @@ too_large(BfShape shape, uint64 capacity, double fpr, BloomPlan *plan)
  *	BF_BUFFERED			the state of a fixed-capacity bloom_agg of 1.0;
  *	BF_BUFFERED_LAYER	the same from 1.2, planned as the first layer of a
  *						scalable filter;
+ *	BF_LIGHT_LAYER		the same from 1.5, as a light state (kind 7) that
+ *						keeps hashes until they would outgrow its bits;
  *	BF_SCALABLE			a scalable filter with expansion (0: a fixed filter
  *						that refuses keys past its capacity), one layer of
  *						capacity keys planned for the first layer's share
@@ -142,6 +144,8 @@ bf_new(BfShape shape, uint64 capacity, double fpr, int32 expansion, BloomPlan *p
 		st = bloom_new_blocked(capacity, fpr, 0, plan, &a, f);
 	else if (shape == BF_SCALABLE)
 		st = bloom_new_scalable(capacity, fpr, (unsigned) expansion, plan, &a, f);
+	else if (shape == BF_LIGHT_LAYER)
+		st = bloom_new_sparse(capacity, fpr, true, plan, &a, f);
 	else
 		st = bloom_new_buffered(capacity, fpr, shape == BF_BUFFERED_LAYER, plan, &a, f);
 	if (st == BLOOM_E_CAPACITY)

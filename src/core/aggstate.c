@@ -351,8 +351,8 @@ buffered_value_size(const BloomFilter *f)
 }
 
 /*
- * Combines the partial state b (kind 1 or 3, compatible) into a: the bits
- * unite, and b's pending hashes join a's.  Union only: intersection reads
+ * Combines the partial state b (kind 1, 3 or 7, compatible) into a: the
+ * bits unite, and b's pending hashes (a light b's hashes) join a's.  Union only: intersection reads
  * materialised filters.
  */
 static BloomStatus
@@ -363,6 +363,16 @@ buffered_merge(BloomFilter *a, const BloomFilter *b, bool intersect,
 
 	if (intersect)
 		return BLOOM_E_KIND;
+	if (b->kind == BLOOM_KIND_SPARSE)
+	{
+		/* a light state's hashes, which it counted */
+		bloom_adopt_key_class(a, b);
+		for (uint64_t i = 0; i < b->nhashes; i++)
+			bloom_buffered_push(a, bloom_get_le64(b->data + 8 * i));
+		a->nitems = bloom_sat_add(a->nitems, b->nitems);
+		bloom_write_header(a);
+		return BLOOM_OK;
+	}
 	if ((st = bloom_blocked_ops.merge(a, b, false, al)) != BLOOM_OK)
 		return st;
 	if (b->kind == BLOOM_KIND_BUFFERED)
@@ -401,7 +411,9 @@ bloom_is_canonical(const BloomFilter *f)
 				return false;
 		return true;
 	}
-	return f->kind != BLOOM_KIND_HASHLIST || f->nhashes == f->nslots;
+	if (f->kind == BLOOM_KIND_HASHLIST || f->kind == BLOOM_KIND_SPARSE)
+		return f->nhashes == f->nslots;
+	return true;
 }
 
 size_t
@@ -409,6 +421,8 @@ bloom_canonical_size(const BloomFilter *f)
 {
 	if (f->kind == BLOOM_KIND_HASHLIST)
 		return bloom_hashlist_size(f->nhashes);
+	if (f->kind == BLOOM_KIND_SPARSE)
+		return bloom_sparse_size(f->nhashes);	/* slots are the length's */
 	return bloom_value_size(f);
 }
 

@@ -13,6 +13,11 @@
  *	  filter's bits and up to 256 pending hashes, inserted in prefetched
  *	  batches; from version 1.2 (flag SCALABLE_STATE) planned as the first
  *	  layer of a scalable filter.
+ *	- kind 7, light state (bloom_agg with a capacity, from 1.5; format
+ *	  version 4): kind 3's header and the hashes of the keys, 8 bytes each,
+ *	  until they would take more room than kind 3's bits: then it becomes
+ *	  the kind 3 state it stands for.  A partial state so costs bytes in
+ *	  proportion to its keys, not its capacity (src/core/sparse.c).
  *
  * States cross parallel workers and Citus nodes as ordinary values, so they
  * are validated like filters; every function that reads a filter
@@ -34,6 +39,7 @@
 
 extern const BloomOps bloom_hashlist_ops;
 extern const BloomOps bloom_buffered_ops;
+extern const BloomOps bloom_sparse_ops;
 
 /* hash lists (kind 2) */
 extern size_t bloom_hashlist_size(uint64_t nslots);
@@ -96,6 +102,35 @@ bloom_buffered_push(BloomFilter *f, uint64_t h)
 	bloom_store_fill(f);
 }
 
+/* light states (kind 7) */
+extern size_t bloom_sparse_size(uint64_t nslots);
+extern uint64_t bloom_sparse_limit(uint64_t nblocks);
+extern BloomStatus bloom_new_sparse(uint64_t capacity, double fpr, bool layer,
+									BloomPlan *plan, const BloomAlloc *a,
+									BloomFilter *out);
+extern BloomStatus bloom_sparse_densify(BloomFilter *f, const BloomAlloc *a);
+extern BloomStatus bloom_sparse_append(BloomFilter *f, const uint8_t *src,
+									   uint64_t n, const BloomAlloc *a);
+extern BloomStatus bloom_sparse_to_blocked(const BloomFilter *st, bool layer,
+										   const BloomAlloc *a, BloomFilter *out);
+extern BloomStatus bloom_sparse_validate_plan(const BloomFilter *f);
+
+/*
+ * Appends one hash to the light state f in place, if it has a free slot
+ * (else false: bloom_sparse_append grows it, or makes it dense).  Inline:
+ * bloom_agg calls it once a row.  The caller counts the row.
+ */
+static inline bool
+bloom_sparse_push(BloomFilter *f, uint64_t h)
+{
+	if (f->nhashes >= f->nslots)
+		return false;
+	bloom_put_le64(f->data + 8 * f->nhashes, h);
+	f->nhashes++;
+	bloom_store_fill(f);
+	return true;
+}
+
 /* distinct counting */
 extern size_t bloom_unique_u64(uint64_t *a, size_t n);
 extern void bloom_sort_u64(uint64_t *a, size_t n);
@@ -108,7 +143,10 @@ extern double bloom_estimate_distinct(const uint8_t *hashes_le, uint64_t n,
 extern BloomStatus bloom_hashlist_distinct(const BloomFilter *st, const BloomAlloc *a,
 										   uint64_t **sorted, uint64_t *distinct);
 
-/* canonical bytes: a hash list without unused slots, unused pending zero */
+/*
+ * canonical bytes: a hash list or a light state without unused slots,
+ * unused pending zero
+ */
 extern bool bloom_is_canonical(const BloomFilter *f);
 extern size_t bloom_canonical_size(const BloomFilter *f);
 extern void bloom_canonical_write(const BloomFilter *f, uint8_t *out);

@@ -123,11 +123,19 @@ blocked_merge(BloomFilter *a, const BloomFilter *b, bool intersect,
 			  const BloomAlloc *al)
 {
 	(void) al;
+	if (intersect && b->kind == BLOOM_KIND_SPARSE)
+		return BLOOM_E_KIND;	/* intersections read materialised filters */
 	bloom_adopt_key_class(a, b);
 	if (intersect)
 	{
 		bloom_intersect_bits(a->data, b->data, a->nblocks * BLOOM_BLOCK_BYTES);
 		a->nitems = a->nitems < b->nitems ? a->nitems : b->nitems;
+	}
+	else if (b->kind == BLOOM_KIND_SPARSE)
+	{
+		/* a light state has hashes, not bits */
+		bloom_insert_many(a, b->data, b->nhashes);
+		a->nitems = bloom_sat_add(a->nitems, b->nitems);
 	}
 	else
 	{

@@ -13,11 +13,13 @@
 #include "core.h"
 
 /* The registry: one operations table per kind, indexed by kind */
-static const BloomOps *const kind_ops[BLOOM_KIND_MAX + 1] = {
+static const BloomOps *const kind_ops[BLOOM_KIND_SPARSE + 1] = {
 	[BLOOM_KIND_BLOCKED] = &bloom_blocked_ops,
 	[BLOOM_KIND_HASHLIST] = &bloom_hashlist_ops,
 	[BLOOM_KIND_BUFFERED] = &bloom_buffered_ops,
 	[BLOOM_KIND_SCALABLE] = &bloom_scalable_ops,
+	/* kinds 5 and 6 are other types' */
+	[BLOOM_KIND_SPARSE] = &bloom_sparse_ops,
 };
 
 /*
@@ -28,7 +30,7 @@ static const BloomOps *const kind_ops[BLOOM_KIND_MAX + 1] = {
 static inline const BloomOps *
 ops_of(uint8_t kind)
 {
-	return kind <= BLOOM_KIND_MAX ? kind_ops[kind] : NULL;
+	return kind <= BLOOM_KIND_SPARSE ? kind_ops[kind] : NULL;
 }
 
 const BloomOps *
@@ -67,6 +69,10 @@ set_words(BloomFilter *f, uint64_t w48, uint64_t w56)
 			f->nblocks = w48;
 			f->nremoves = w56;
 			break;
+		case BLOOM_KIND_SPARSE:
+			f->nblocks = w48;
+			f->nhashes = w56;
+			break;
 		default:				/* kind 1, and unknown kinds decode refuses */
 			f->nblocks = w48;
 			f->reserved = w56;
@@ -94,6 +100,10 @@ get_words(const BloomFilter *f, uint64_t *w48, uint64_t *w56)
 		case BLOOM_KIND_COUNTING:
 			*w48 = f->nblocks;
 			*w56 = f->nremoves;
+			break;
+		case BLOOM_KIND_SPARSE:
+			*w48 = f->nblocks;
+			*w56 = f->nhashes;
 			break;
 		default:
 			*w48 = f->nblocks;
@@ -263,8 +273,16 @@ bloom_decode(const uint8_t *buf, size_t len, BloomFilter *f)
 	if (f->version == BLOOM_FORMAT_VERSION_3 &&
 		(f->kind == BLOOM_KIND_COUNTING || f->kind == BLOOM_KIND_CUCKOO))
 		return BLOOM_E_OTHERTYPE;
-	if (f->version != BLOOM_FORMAT_VERSION && f->version != BLOOM_FORMAT_VERSION_2)
+	/* version 4 has kind 7 alone, and versions 1 and 2 have not kind 7 */
+	if (f->version == BLOOM_FORMAT_VERSION_4)
+	{
+		if (f->kind != BLOOM_KIND_SPARSE)
+			return BLOOM_E_KIND;
+	}
+	else if (f->version != BLOOM_FORMAT_VERSION && f->version != BLOOM_FORMAT_VERSION_2)
 		return BLOOM_E_VERSION;
+	else if (f->kind == BLOOM_KIND_SPARSE)
+		return BLOOM_E_KIND;
 	if (ops_of(f->kind) == NULL)
 		return BLOOM_E_KIND;
 	if ((st = check_common(f)) != BLOOM_OK)
@@ -302,7 +320,7 @@ bloom_status_message(BloomStatus st)
 		case BLOOM_E_MAGIC:
 			return "The value does not start with the magic bytes \"BLMF\".";
 		case BLOOM_E_VERSION:
-			return "The format version is not one this build reads (it reads versions 1 and 2).";
+			return "The format version is not one this build reads (it reads versions 1, 2 and 4).";
 		case BLOOM_E_KIND:
 			return "The filter kind is unknown.";
 		case BLOOM_E_HASH:
@@ -345,9 +363,12 @@ bloom_status_message(BloomStatus st)
 BloomStatus
 bloom_compatible(const BloomFilter *a, const BloomFilter *b, const char **what)
 {
+	/* a light state (kind 7) stands for a buffered one: it has its geometry */
+	bool		fa = bloom_has_bits(a) || a->kind == BLOOM_KIND_SPARSE;
+	bool		fb = bloom_has_bits(b) || b->kind == BLOOM_KIND_SPARSE;
+
 	*what = NULL;
-	if (bloom_has_bits(a) != bloom_has_bits(b) ||
-		(!bloom_has_bits(a) && a->kind != b->kind))
+	if (fa != fb || (!fa && a->kind != b->kind))
 		*what = "kind";
 	else if (a->flags != b->flags)
 		*what = "growth policy";
@@ -361,7 +382,7 @@ bloom_compatible(const BloomFilter *a, const BloomFilter *b, const char **what)
 		*what = "capacity";
 	else if (a->fpr != b->fpr)
 		*what = "false-positive rate";
-	else if (a->nblocks != b->nblocks && bloom_has_bits(a))
+	else if (a->nblocks != b->nblocks && fa)
 		*what = "number of blocks";
 	else if (a->k != b->k)
 		*what = "hashes per key";

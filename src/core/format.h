@@ -55,6 +55,7 @@
 #define BLOOM_FORMAT_VERSION	1
 #define BLOOM_FORMAT_VERSION_2	2	/* kind 4, flags */
 #define BLOOM_FORMAT_VERSION_3	3	/* kinds 5 and 6 (and only they) */
+#define BLOOM_FORMAT_VERSION_4	4	/* kind 7 (and only it) */
 #define BLOOM_HEADER_SIZE		64
 
 #define BLOOM_KIND_BLOCKED		1
@@ -64,6 +65,7 @@
 #define BLOOM_KIND_MAX			BLOOM_KIND_SCALABLE	/* of bloomfilter */
 #define BLOOM_KIND_COUNTING		5	/* countingbloom (counting.h) */
 #define BLOOM_KIND_CUCKOO		6	/* cuckoofilter (cuckoo.h) */
+#define BLOOM_KIND_SPARSE		7	/* bloom_agg's light state (aggstate.h) */
 
 /* flags (version 2) */
 #define BLOOM_FLAG_NONSCALING	0x0001	/* kind 1: adds past capacity are refused */
@@ -166,10 +168,10 @@ typedef struct BloomFilter
 	uint64_t	capacity;
 	double		fpr;
 	uint64_t	nitems;
-	uint64_t	nblocks;		/* kinds 1, 3: blocks of bits */
-	uint64_t	nslots;			/* kind 2: hash slots */
+	uint64_t	nblocks;		/* kinds 1, 3: blocks of bits; 7: of its kind 3 */
+	uint64_t	nslots;			/* kinds 2, 7: hash slots */
 	uint64_t	nlayers;		/* kind 4: layers */
-	uint64_t	nhashes;		/* kind 2: hashes held */
+	uint64_t	nhashes;		/* kinds 2, 7: hashes held */
 	uint64_t	npending;		/* kind 3: pending hashes */
 	uint64_t	expansion;		/* kind 4 */
 	uint64_t	reserved;		/* kind 1: zero */
@@ -273,7 +275,19 @@ bloom_has_bits(const BloomFilter *f)
 static inline bool
 bloom_is_state(const BloomFilter *f)
 {
-	return f->kind == BLOOM_KIND_HASHLIST || f->kind == BLOOM_KIND_BUFFERED;
+	return f->kind == BLOOM_KIND_HASHLIST || f->kind == BLOOM_KIND_BUFFERED ||
+		f->kind == BLOOM_KIND_SPARSE;
+}
+
+/*
+ * The states of bloom_agg(key, capacity, fpr): a buffered filter (kind 3),
+ * or the light form of one (kind 7) that keeps its keys' hashes until they
+ * would take more room than its bits
+ */
+static inline bool
+bloom_is_fixed_state(const BloomFilter *f)
+{
+	return f->kind == BLOOM_KIND_BUFFERED || f->kind == BLOOM_KIND_SPARSE;
 }
 
 /* What bloom_agg gives for no rows when it cannot know a size */
@@ -293,11 +307,11 @@ bloom_store_items(const BloomFilter *f)
 	bloom_put_le64(f->base + 40, f->nitems);
 }
 
-/* kind 2's hashes held, kind 3's pending hashes (only those kinds) */
+/* kinds 2 and 7's hashes held, kind 3's pending hashes (only those kinds) */
 static inline void
 bloom_store_fill(const BloomFilter *f)
 {
-	bloom_put_le64(f->base + 56, f->kind == BLOOM_KIND_HASHLIST ? f->nhashes : f->npending);
+	bloom_put_le64(f->base + 56, f->kind == BLOOM_KIND_BUFFERED ? f->npending : f->nhashes);
 }
 
 static inline void

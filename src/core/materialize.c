@@ -168,6 +168,8 @@ state_to_blocked(const BloomFilter *st, bool layer, BloomPlan *plan,
 {
 	if (st->kind == BLOOM_KIND_BUFFERED)
 		return buffered_to_blocked(st, layer, a, out);
+	if (st->kind == BLOOM_KIND_SPARSE)
+		return bloom_sparse_to_blocked(st, layer, a, out);
 	return hashlist_to_blocked(st, layer, plan, a, m, out);
 }
 
@@ -212,15 +214,15 @@ state_to_scalable(const BloomFilter *st, BloomPlan *plan, const BloomAlloc *a,
 			bloom_store_key_class(out, st->key_class, st->key_type);
 		return s;
 	}
-	if (st->kind == BLOOM_KIND_BUFFERED && !(st->flags & BLOOM_FLAG_SCALABLE_STATE))
+	if (bloom_is_fixed_state(st) && !(st->flags & BLOOM_FLAG_SCALABLE_STATE))
 		return BLOOM_E_FLAGS;	/* not planned as a layer */
 
 	if ((s = state_to_blocked(st, true, plan, a, m, &f)) != BLOOM_OK)
 		return s;
 	/* the keys the bits hold, estimated once (a pass over all of them) */
-	if (st->kind == BLOOM_KIND_BUFFERED || f.nitems > f.capacity)
+	if (bloom_is_fixed_state(st) || f.nitems > f.capacity)
 		est = bloom_estimate_items(&f);
-	if (st->kind == BLOOM_KIND_BUFFERED)
+	if (bloom_is_fixed_state(st))
 	{
 		/*
 		 * A layer counts distinct keys, the state counted rows: where rows

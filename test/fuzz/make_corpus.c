@@ -272,6 +272,30 @@ main(int argc, char **argv)
 		free(b);
 	}
 
+	/* light states (kind 7): five hashes, and one at its limit (1 block) */
+	{
+		BloomAlloc	a = malloc_allocator(NULL);
+		BloomFilter f;
+		uint8_t		le[8];
+
+		for (int full = 0; full < 2; full++)
+		{
+			uint64_t	n = full ? bloom_sparse_limit(1) : 5;
+
+			bloom_new_sparse(full ? 10 : 1000, 0.01, true, NULL, &a, &f);
+			for (uint64_t i = 0; i < n; i++)
+			{
+				bloom_put_le64(le, bloom_hash_int64(0, (int64_t) i));
+				bloom_sparse_append(&f, le, 1, &a);
+				f.nitems++;
+			}
+			f.key_class = BLOOM_KEY_INTEGER;
+			bloom_write_header(&f);
+			put("decode", full ? "light-full" : "light", f.base, bloom_value_size(&f));
+			free(f.base);
+		}
+	}
+
 	/* scalable filters: one, two and three layers, and near-valid ones */
 	{
 		static const struct

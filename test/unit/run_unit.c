@@ -20,5 +20,6 @@ main(void)
 	failed += unit_pagemap_tests();
 	failed += unit_counting_tests();
 	failed += unit_cuckoo_tests();
+	failed += unit_sparse_tests();
 	return failed != 0;
 }
