@@ -133,14 +133,24 @@ SELECT counting_contains(counting_remove(counting_add(counting_add(NULL, 7), 8),
        counting_contains(f, 5000) AND cuckoo_contains(c, 5000) AS agg_found
   FROM (SELECT counting_agg(g) AS f, cuckoo_agg(g) AS c FROM generate_series(1, 10000) g) s;
 
--- 1.4 -> 1.5: bloom_agg(key, capacity, fpr) keeps light partial states
--- (kind 7); its results are byte for byte those of 1.4, serial and
--- parallel, and a dense partial state of 1.4 combines with a light one
+-- 1.4 -> 1.5: bloom_agg(key, capacity, fpr) and counting_agg(key, capacity,
+-- fpr) keep light partial states (kinds 7 and 8); their results are byte
+-- for byte those of 1.4, and a dense partial state of 1.4 combines with a
+-- light one
 CREATE AGGREGATE partial14(bigint, bigint, double precision)
   (SFUNC = bloom_agg_trans, STYPE = bloomfilter);
 CREATE TABLE kept14 AS
   SELECT g % 4 AS part, partial14(g::bigint, 100000, 0.01) AS s
     FROM generate_series(1, 20000) g GROUP BY 1;
+CREATE AGGREGATE cpartial14(bigint, bigint, double precision)
+  (SFUNC = counting_agg_trans, STYPE = countingbloom);
+CREATE TABLE ckept14 AS
+  SELECT g % 4 AS part, cpartial14(g::bigint, 30000, 0.01) AS s
+    FROM generate_series(1, 20000) g GROUP BY 1;
+CREATE TEMP TABLE cbefore_15 AS
+  SELECT md5(counting_agg(g % 7000, 30000, 0.01)::text) AS fixed,
+         md5(counting_agg(g % 50, 100, 0.01)::text) AS saturated
+    FROM generate_series(1, 20000) g;
 CREATE TEMP TABLE before_15 AS
   SELECT md5(bloom_agg(g::bigint, 100000, 0.01)::text) AS fixed,
          md5(bloom_agg(g::text, 5000, 0.001)::text) AS over_capacity,
@@ -155,6 +165,18 @@ SELECT md5(bloom_agg(g::bigint, 100000, 0.01)::text) = fixed AS fixed_same,
        md5(bloom_agg(g::text, 5000, 0.001)::text) = over_capacity AS over_capacity_same,
        md5(bloom_agg(g::bigint)::text) = auto AS auto_same
   FROM generate_series(1, 20000) g, before_15 GROUP BY fixed, over_capacity, auto;
+SELECT md5(counting_agg(g % 7000, 30000, 0.01)::text) = fixed AS counting_fixed_same,
+       md5(counting_agg(g % 50, 100, 0.01)::text) = saturated AS counting_saturated_same
+  FROM generate_series(1, 20000) g, cbefore_15 GROUP BY fixed, saturated;
+SELECT get_byte(s::bytea, 4) AS version, get_byte(s::bytea, 5) AS kind, length(s::bytea) AS bytes
+  FROM (SELECT cpartial14(g::bigint, 30000, 0.01) AS s FROM generate_series(1, 100) g) x;
+CREATE AGGREGATE ccombine15(countingbloom)
+  (SFUNC = counting_agg_combine, STYPE = countingbloom, FINALFUNC = counting_agg_final);
+SELECT md5(ccombine15(s ORDER BY o)::text) = (SELECT md5(counting_agg(g::bigint, 30000, 0.01)::text)
+                                               FROM generate_series(1, 20000) g) AS counting_mixed_same
+  FROM (SELECT 1 AS o, s FROM ckept14 WHERE part < 2
+        UNION ALL SELECT 2, cpartial14(g::bigint, 30000, 0.01)
+          FROM generate_series(1, 20000) g WHERE g % 4 >= 2) x;
 -- the aggregate's own function now starts light states
 SELECT get_byte(s::bytea, 4) AS version, get_byte(s::bytea, 5) AS kind, length(s::bytea) AS bytes
   FROM (SELECT partial14(g::bigint, 100000, 0.01) AS s FROM generate_series(1, 100) g) x;
@@ -171,4 +193,6 @@ SELECT md5(combine15(s ORDER BY o)::text) = (SELECT fixed FROM before_15) AS mix
           FROM generate_series(1, 20000) g WHERE g % 4 >= 2) x;
 DROP AGGREGATE partial14(bigint, bigint, double precision);
 DROP AGGREGATE combine15(bloomfilter);
-DROP TABLE upgraded_t, kept13, kept14;
+DROP AGGREGATE cpartial14(bigint, bigint, double precision);
+DROP AGGREGATE ccombine15(countingbloom);
+DROP TABLE upgraded_t, kept13, kept14, ckept14;

@@ -39,6 +39,8 @@ CREATE AGGREGATE pg_temp.cb_partial(bigint) (SFUNC = counting_agg_trans, STYPE =
 CREATE AGGREGATE pg_temp.cf_partial(bigint, bigint, float8) (SFUNC = cuckoo_agg_trans, STYPE = cuckoofilter);
 CREATE AGGREGATE pg_temp.bf_partial(bigint, bigint, float8) (SFUNC = bloom_agg_trans, STYPE = bloomfilter);
 CREATE AGGREGATE pg_temp.bf_partial(bigint) (SFUNC = bloom_agg_trans, STYPE = bloomfilter);
+-- (1.5) counting_agg(key, capacity, fpr)'s partial state: light (kind 8)
+CREATE AGGREGATE pg_temp.cb_partial(bigint, bigint, float8) (SFUNC = counting_agg_trans, STYPE = countingbloom);
 
 -- the bases: a one-block filter holding two keys, an empty one, a hash list,
 -- and values of the other types
@@ -50,7 +52,9 @@ CREATE TEMP TABLE base AS
          (SELECT pg_temp.cf_partial(g, 10, 0.01) FROM generate_series(1, 3) g)::bytea AS cs,
          set_byte(set_byte(bloom_add(bloom_empty(1, 0.01, 0), 1)::bytea, 4, 1), 14, 0) AS bf1,
          bloom_add(bloom_empty(1, 0.01, 0), 1)::bytea AS bf1n,
-         (SELECT pg_temp.bf_partial(g, 1, 0.01) FROM generate_series(1, 3) g)::bytea AS bf3,
+         (SELECT pg_temp.bf_partial(g, 1, 0.01) FROM generate_series(1, 300) g)::bytea AS bf3,
+         (SELECT pg_temp.bf_partial(g, 1, 0.01) FROM generate_series(1, 3) g)::bytea AS bf7,
+         (SELECT pg_temp.cb_partial(g, 1000, 0.01) FROM generate_series(1, 3) g)::bytea AS l,
          bloom_add(bloom_empty(1), 1)::bytea AS bf4;
 SELECT length(b) AS filter_bytes, length(s) AS state_bytes, get_byte(b, 12) AS k,
        (SELECT count(*) FROM generate_series(0, 511) j WHERE pg_temp.bit_of(b, j) = 1) AS bits_set,
@@ -58,7 +62,9 @@ SELECT length(b) AS filter_bytes, length(s) AS state_bytes, get_byte(b, 12) AS k
          WHERE (pg_temp.bit_of(b, j) = 1) <> (pg_temp.counter_of(b, j) > 0)) AS disagree,
        get_byte(cf, 5) AS cf_kind, get_byte(cs, 4) AS cs_version,
        get_byte(bf1, 5) AS bf1_kind, get_byte(bf1n, 5) AS bf1n_kind,
-       get_byte(bf3, 5) AS bf3_kind, get_byte(bf4, 5) AS bf4_kind
+       get_byte(bf3, 5) AS bf3_kind, get_byte(bf4, 5) AS bf4_kind, get_byte(bf7, 5) AS bf7_kind,
+       get_byte(l, 4) AS light_version, get_byte(l, 5) AS light_kind, length(l) AS light_bytes,
+       get_byte(l, 48) AS light_blocks, get_byte(l, 12) AS light_k
   FROM base;
 -- the helpers write what the format says: a valid value stays valid
 SELECT pg_temp.put(b, 32, pg_temp.le_double(0.01))::countingbloom = b::countingbloom AS le_double_ok,
@@ -181,6 +187,8 @@ INSERT INTO cases (cat, why, v) SELECT '17 hash list', 'state kind 5', set_byte(
 INSERT INTO cases (cat, why, v) SELECT '18 other types', why, v FROM base, LATERAL (VALUES
   ('bloomfilter kind 1 (version 1)', bf1), ('bloomfilter kind 1 (version 2, fixed)', bf1n),
   ('bloomfilter kind 3 (pending hashes)', bf3), ('bloomfilter kind 4 (scalable)', bf4),
+  ('bloomfilter kind 7 (light state)', bf7),
+  ('bloomfilter kind 7 relabelled kind 8', set_byte(bf7, 5, 8)),
   ('cuckoofilter', cf), ('cuckoofilter hash list (version 3, capacity 10)', cs),
   ('bloomfilter kind 1 relabelled version 3 kind 5', set_byte(set_byte(bf1, 4, 3), 5, 5)),
   ('bloomfilter kind 1 relabelled version 3 kind 5, extended', set_byte(set_byte(bf1, 4, 3), 5, 5) || decode(repeat('00', 256), 'hex')),
@@ -189,7 +197,35 @@ INSERT INTO cases (cat, why, v) SELECT '18 other types', why, v FROM base, LATER
   ('cuckoofilter relabelled kind 5', set_byte(cf, 5, 5)),
   ('counting filter relabelled version 2 kind 1', set_byte(set_byte(b, 4, 2), 5, 1)),
   ('counting filter relabelled version 1 kind 1', set_byte(set_byte(b, 4, 1), 5, 1))) x(why, v);
--- 7. not a filter at all
+-- 7. (1.5) light states (kind 8, version 4): every field off
+INSERT INTO cases (cat, why, v) SELECT '20 light state', why, v FROM base, LATERAL (VALUES
+  ('light truncated to 0', substr(l, 1, 0)), ('light truncated to 63', substr(l, 1, 63)),
+  ('light truncated to 64', substr(l, 1, 64)), ('light truncated to 84', substr(l, 1, 84)),
+  ('light one byte more', l || '\x00'::bytea),
+  ('light version 1', set_byte(l, 4, 1)), ('light version 3', set_byte(l, 4, 3)),
+  ('light version 5', set_byte(l, 4, 5)),
+  ('light kind 5', set_byte(l, 5, 5)), ('light kind 7', set_byte(l, 5, 7)),
+  ('light kind 9', set_byte(l, 5, 9)),
+  ('light flags 1', set_byte(l, 14, 1)), ('light flags 2', set_byte(l, 14, 2)),
+  ('light k 0', set_byte(l, 12, 0)), ('light k 33', set_byte(l, 12, 33)),
+  ('light k one more', set_byte(l, 12, get_byte(l, 12) + 1)),
+  ('light block log2 10', set_byte(l, 13, 10)),
+  ('light blocks 0', pg_temp.put(l, 48, pg_temp.le64(0))),
+  ('light blocks one more', pg_temp.put(l, 48, pg_temp.le64(get_byte(l, 48) + 1))),
+  ('light blocks max', pg_temp.put(l, 48, pg_temp.le64(18446744073709551615::numeric))),
+  ('light capacity 0', pg_temp.put(l, 24, pg_temp.le64(0))),
+  ('light capacity 100', pg_temp.put(l, 24, pg_temp.le64(100))),
+  ('light capacity 1e9', pg_temp.put(l, 24, pg_temp.le64(1000000000))),
+  ('light fpr 0', pg_temp.put(l, 32, pg_temp.le_double(0))),
+  ('light fpr NaN', pg_temp.put(l, 32, pg_temp.le_double('NaN'))),
+  ('light fpr 0.6', pg_temp.put(l, 32, pg_temp.le_double(0.6))),
+  ('light fpr 0.02', pg_temp.put(l, 32, pg_temp.le_double(0.02))),
+  ('light in use 4', pg_temp.put(l, 56, pg_temp.le64(4))),
+  ('light in use max', pg_temp.put(l, 56, pg_temp.le64(18446744073709551615::numeric))),
+  ('light items 2', pg_temp.put(l, 40, pg_temp.le64(2))),
+  ('light hash 2', set_byte(l, 6, 2)),
+  ('light slots past the limit', l || decode(repeat('00', 8 * 2000), 'hex'))) x(why, v);
+-- 8. not a filter at all
 INSERT INTO cases (cat, why, v) SELECT '19 not a filter', why, v FROM (VALUES
   ('empty', ''::bytea), ('text', convert_to('hello, world', 'UTF8')),
   ('zeros', decode(repeat('00', 384), 'hex')), ('magic only', 'BLMF'::bytea),
@@ -209,7 +245,12 @@ INSERT INTO cases (cat, why, v, valid) SELECT '00 control', why, v, true FROM ba
   ('items 0', pg_temp.put(b, 40, pg_temp.le64(0))),
   ('items max', pg_temp.put(b, 40, pg_temp.le64(18446744073709551615::numeric))),
   ('removes max', pg_temp.put(b, 56, pg_temp.le64(18446744073709551615::numeric))),
-  ('bloomfilter hash list', (SELECT pg_temp.bf_partial(g) FROM generate_series(5, 9) g)::bytea)) x(why, v);
+  ('bloomfilter hash list', (SELECT pg_temp.bf_partial(g) FROM generate_series(5, 9) g)::bytea),
+  ('light state', l)) x(why, v);
+-- a light state with an unused slot is valid too, and is stored canonical
+SELECT length((l || '\x0000000000000000'::bytea)::countingbloom::bytea) = length(l) AS canonical,
+       (l || '\x0000000000000000'::bytea)::countingbloom = l::countingbloom AS equal
+  FROM base;
 
 SELECT count(*) FILTER (WHERE NOT valid) AS hostile_values,
        count(*) FILTER (WHERE v IS NULL) AS null_values,

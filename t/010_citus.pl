@@ -213,6 +213,18 @@ is(sql('SELECT bloom_agg(id, 5000, 0.01) | bloom_empty(5000, 0.01) = bloom_empty
 is(sql('SELECT bool_or(bloom_contains(f, 1)) FROM (SELECT bloom_agg(id, 5000, 0.01) AS f FROM t WHERE id < 0) x'),
 	'f', 'the empty result contains nothing');
 
+# 5b. partial states travel light: with a capacity, a shard's state is the
+# hashes of its rows (1.5: kinds 7 and 8), 64 + 8 bytes a row, sent as text
+# ("\x" and two hex digits a byte), not the filter's bits and counters
+for my $agg ('bloom_agg(bigint,bigint,double precision)',
+	'counting_agg(bigint,bigint,double precision)')
+{
+	is(sql(qq{SELECT sum(result::bigint) FROM run_command_on_shards('t',
+		\$\$SELECT length(worker_partial_agg('$agg'::regprocedure, ROW(id, 30000::bigint, 0.01::float8))::text) FROM %s\$\$)}),
+		16 * (2 + 2 * 64) + 20000 * 16,
+		"$agg: the shards send 16 characters a row and a header, not the capacity's bits");
+}
+
 # 6. an index on a distributed table: one per shard; read on the
 # coordinator it is refused, and the hinted query asks the shards
 sql('CREATE INDEX ti ON t USING bloomfilter (id)');

@@ -411,7 +411,8 @@ bloom_is_canonical(const BloomFilter *f)
 				return false;
 		return true;
 	}
-	if (f->kind == BLOOM_KIND_HASHLIST || f->kind == BLOOM_KIND_SPARSE)
+	if (f->kind == BLOOM_KIND_HASHLIST || f->kind == BLOOM_KIND_SPARSE ||
+		f->kind == BLOOM_KIND_SPARSE_COUNTING)
 		return f->nhashes == f->nslots;
 	return true;
 }
@@ -421,7 +422,7 @@ bloom_canonical_size(const BloomFilter *f)
 {
 	if (f->kind == BLOOM_KIND_HASHLIST)
 		return bloom_hashlist_size(f->nhashes);
-	if (f->kind == BLOOM_KIND_SPARSE)
+	if (f->kind == BLOOM_KIND_SPARSE || f->kind == BLOOM_KIND_SPARSE_COUNTING)
 		return bloom_sparse_size(f->nhashes);	/* slots are the length's */
 	return bloom_value_size(f);
 }

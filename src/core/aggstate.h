@@ -114,6 +114,8 @@ extern BloomStatus bloom_sparse_append(BloomFilter *f, const uint8_t *src,
 extern BloomStatus bloom_sparse_to_blocked(const BloomFilter *st, bool layer,
 										   const BloomAlloc *a, BloomFilter *out);
 extern BloomStatus bloom_sparse_validate_plan(const BloomFilter *f);
+extern void bloom_sparse_write(uint8_t *buf, const BloomFilter *f, uint64_t nslots,
+							   BloomFilter *out);
 
 /*
  * Appends one hash to the light state f in place, if it has a free slot

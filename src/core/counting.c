@@ -60,7 +60,7 @@ counting_decode(const uint8_t *buf, size_t len, BloomFilter *f)
 	if (st != BLOOM_OK)
 		return st;
 	if (f->kind != BLOOM_KIND_COUNTING)
-		return f->kind >= 1 && f->kind <= BLOOM_KIND_SPARSE ? BLOOM_E_OTHERTYPE : BLOOM_E_KIND;
+		return f->kind >= 1 && f->kind <= BLOOM_KIND_SPARSE_COUNTING ? BLOOM_E_OTHERTYPE : BLOOM_E_KIND;
 	if (f->version != BLOOM_FORMAT_VERSION_3)
 		return BLOOM_E_VERSION;
 	if (f->flags != 0)

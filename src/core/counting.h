@@ -76,6 +76,14 @@ extern BloomStatus counting_compatible(const BloomFilter *a, const BloomFilter *
 extern void counting_merge(BloomFilter *a, const BloomFilter *b);
 extern void counting_to_bloom(const BloomFilter *c, uint8_t *buf, BloomFilter *out);
 extern void counting_describe(const BloomFilter *f, CountingInfo *info);
+/* light states of counting_agg(key, capacity, fpr) (kind 8, counting_light.c) */
+extern BloomStatus counting_new_sparse(uint64_t capacity, double fpr, BloomPlan *plan,
+									   const BloomAlloc *a, BloomFilter *out);
+extern BloomStatus counting_sparse_decode(const uint8_t *buf, size_t len, BloomFilter *f);
+extern BloomStatus counting_sparse_validate_plan(const BloomFilter *f);
+extern BloomStatus counting_sparse_densify(BloomFilter *f, const BloomAlloc *a);
+extern BloomStatus counting_state_merge(BloomFilter *a, const BloomFilter *b,
+										const BloomAlloc *al);
 extern BloomStatus counting_from_hashlist(const BloomFilter *st, BloomPlan *plan,
 										  const BloomAlloc *a, BloomFilter *out,
 										  uint64_t *capacity);

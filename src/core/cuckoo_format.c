@@ -197,7 +197,7 @@ cuckoo_decode(const uint8_t *buf, size_t len, CuckooFilter *f)
 	if (st != BLOOM_OK)
 		return st;
 	if (f->hdr.kind != BLOOM_KIND_CUCKOO)
-		return f->hdr.kind >= 1 && f->hdr.kind <= BLOOM_KIND_SPARSE ? BLOOM_E_OTHERTYPE : BLOOM_E_KIND;
+		return f->hdr.kind >= 1 && f->hdr.kind <= BLOOM_KIND_SPARSE_COUNTING ? BLOOM_E_OTHERTYPE : BLOOM_E_KIND;
 	if (f->hdr.version != BLOOM_FORMAT_VERSION_3)
 		return BLOOM_E_VERSION;
 	if (f->hdr.flags != 0 || (w56 >> 24) != 0)

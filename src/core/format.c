@@ -70,6 +70,7 @@ set_words(BloomFilter *f, uint64_t w48, uint64_t w56)
 			f->nremoves = w56;
 			break;
 		case BLOOM_KIND_SPARSE:
+		case BLOOM_KIND_SPARSE_COUNTING:
 			f->nblocks = w48;
 			f->nhashes = w56;
 			break;
@@ -102,6 +103,7 @@ get_words(const BloomFilter *f, uint64_t *w48, uint64_t *w56)
 			*w56 = f->nremoves;
 			break;
 		case BLOOM_KIND_SPARSE:
+		case BLOOM_KIND_SPARSE_COUNTING:
 			*w48 = f->nblocks;
 			*w56 = f->nhashes;
 			break;
@@ -273,7 +275,9 @@ bloom_decode(const uint8_t *buf, size_t len, BloomFilter *f)
 	if (f->version == BLOOM_FORMAT_VERSION_3 &&
 		(f->kind == BLOOM_KIND_COUNTING || f->kind == BLOOM_KIND_CUCKOO))
 		return BLOOM_E_OTHERTYPE;
-	/* version 4 has kind 7 alone, and versions 1 and 2 have not kind 7 */
+	/* version 4 has kind 7 (and kind 8, countingbloom's) alone */
+	if (f->version == BLOOM_FORMAT_VERSION_4 && f->kind == BLOOM_KIND_SPARSE_COUNTING)
+		return BLOOM_E_OTHERTYPE;
 	if (f->version == BLOOM_FORMAT_VERSION_4)
 	{
 		if (f->kind != BLOOM_KIND_SPARSE)

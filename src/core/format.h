@@ -55,7 +55,7 @@
 #define BLOOM_FORMAT_VERSION	1
 #define BLOOM_FORMAT_VERSION_2	2	/* kind 4, flags */
 #define BLOOM_FORMAT_VERSION_3	3	/* kinds 5 and 6 (and only they) */
-#define BLOOM_FORMAT_VERSION_4	4	/* kind 7 (and only it) */
+#define BLOOM_FORMAT_VERSION_4	4	/* kinds 7 and 8 (and only they) */
 #define BLOOM_HEADER_SIZE		64
 
 #define BLOOM_KIND_BLOCKED		1
@@ -66,6 +66,7 @@
 #define BLOOM_KIND_COUNTING		5	/* countingbloom (counting.h) */
 #define BLOOM_KIND_CUCKOO		6	/* cuckoofilter (cuckoo.h) */
 #define BLOOM_KIND_SPARSE		7	/* bloom_agg's light state (aggstate.h) */
+#define BLOOM_KIND_SPARSE_COUNTING 8	/* counting_agg's light state (counting.h) */
 
 /* flags (version 2) */
 #define BLOOM_FLAG_NONSCALING	0x0001	/* kind 1: adds past capacity are refused */
@@ -307,7 +308,7 @@ bloom_store_items(const BloomFilter *f)
 	bloom_put_le64(f->base + 40, f->nitems);
 }
 
-/* kinds 2 and 7's hashes held, kind 3's pending hashes (only those kinds) */
+/* kinds 2, 7 and 8's hashes held, kind 3's pending hashes (only those kinds) */
 static inline void
 bloom_store_fill(const BloomFilter *f)
 {

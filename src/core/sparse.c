@@ -17,6 +17,7 @@
  *-------------------------------------------------------------------------
  */
 #include "aggstate.h"
+#include "counting.h"
 
 size_t
 bloom_sparse_size(uint64_t nslots)
@@ -34,13 +35,27 @@ bloom_sparse_limit(uint64_t nblocks)
 	return (bloom_buffered_size(nblocks) - BLOOM_HEADER_SIZE) / 8;
 }
 
-/* A light state with nslots slots and the fields of f (a copy into buf) */
-static void
-write_sparse(uint8_t *buf, const BloomFilter *f, uint64_t nslots, BloomFilter *out)
+/*
+ * The most hashes the light state f holds: kind 7's bloom_sparse_limit,
+ * kind 8's the counting filter's data size over 8
+ */
+static uint64_t
+limit_of(const BloomFilter *f)
+{
+	if (f->kind == BLOOM_KIND_SPARSE_COUNTING)
+		return f->nblocks * COUNTING_BLOCK_BYTES / 8;
+	return bloom_sparse_limit(f->nblocks);
+}
+
+/*
+ * Writes a light state (f's kind, 7 or 8) with nslots slots and the
+ * fields of f into buf, decoded into out
+ */
+void
+bloom_sparse_write(uint8_t *buf, const BloomFilter *f, uint64_t nslots, BloomFilter *out)
 {
 	*out = *f;
 	out->version = BLOOM_FORMAT_VERSION_4;
-	out->kind = BLOOM_KIND_SPARSE;
 	out->npending = 0;
 	out->nslots = nslots;
 	out->base = buf;
@@ -84,7 +99,7 @@ bloom_new_sparse(uint64_t capacity, double fpr, bool layer, BloomPlan *plan,
 	f.block_log2 = BLOOM_BLOCK_LOG2;
 	f.flags = layer ? BLOOM_FLAG_SCALABLE_STATE : 0;
 	f.nblocks = nblocks;
-	write_sparse(buf, &f, nslots, out);
+	bloom_sparse_write(buf, &f, nslots, out);
 	return BLOOM_OK;
 }
 
@@ -117,16 +132,17 @@ bloom_sparse_densify(BloomFilter *f, const BloomAlloc *a)
 }
 
 /*
- * Appends n hashes (little-endian, at src) to the light state f: in place
- * when they fit, else into a copy with half as many slots again (or as
- * many as needed); past the limit, f becomes the buffered state and the
- * hashes go to its pending list.  f may move to a new value from a (the
+ * Appends n hashes (little-endian, at src) to the light state f (kind 7 or
+ * 8): in place when they fit, else into a copy with half as many slots
+ * again (or as many as needed); past the limit, f becomes the state it
+ * stands for (a buffered state, the hashes in its pending list; a
+ * counting filter, the hashes added).  f may move to a new value from a (the
  * old one is the caller's).  The caller counts the rows.
  */
 BloomStatus
 bloom_sparse_append(BloomFilter *f, const uint8_t *src, uint64_t n, const BloomAlloc *a)
 {
-	uint64_t	limit = bloom_sparse_limit(f->nblocks);
+	uint64_t	limit = limit_of(f);
 	uint64_t	want,
 				nslots;
 	uint8_t    *buf;
@@ -142,6 +158,18 @@ bloom_sparse_append(BloomFilter *f, const uint8_t *src, uint64_t n, const BloomA
 	}
 	if (n > limit - f->nhashes)
 	{
+		if (f->kind == BLOOM_KIND_SPARSE_COUNTING)
+		{
+			uint64_t	items = f->nitems;
+
+			if ((st = counting_sparse_densify(f, a)) != BLOOM_OK)
+				return st;
+			for (uint64_t i = 0; i < n; i++)
+				counting_add(f, bloom_get_le64(src + 8 * i));
+			f->nitems = items;	/* the caller counts rows */
+			bloom_store_items(f);
+			return BLOOM_OK;
+		}
 		if ((st = bloom_sparse_densify(f, a)) != BLOOM_OK)
 			return st;
 		for (uint64_t i = 0; i < n; i++)
@@ -163,7 +191,7 @@ bloom_sparse_append(BloomFilter *f, const uint8_t *src, uint64_t n, const BloomA
 	memset(buf + BLOOM_HEADER_SIZE + 8 * want, 0, 8 * (nslots - want));
 	g = *f;
 	g.nhashes = want;
-	write_sparse(buf, &g, nslots, f);
+	bloom_sparse_write(buf, &g, nslots, f);
 	return BLOOM_OK;
 }
 

@@ -7,7 +7,10 @@
  * Each row adds a copy of its key (counting_agg(DISTINCT key) for a set).
  * With a capacity the state is the counting filter itself, updated in
  * place in the aggregate context; partial states combine by adding
- * counters, which gives the same bytes in any order.  Without one
+ * counters, which gives the same bytes in any order.  From 1.5 that state
+ * starts light (kind 8: the rows' hashes, src/core/counting_light.c) and
+ * becomes the filter when the hashes would take more room, so that a
+ * partial state of few keys for its capacity is small on the wire.  Without one
  * (auto-sizing) the state is a hash list (kind 2), one 8-byte hash per
  * row, and the final step builds a filter sized for its distinct hashes.
  *
@@ -25,9 +28,49 @@ static const BtListAgg list_agg = {
 	.limit_hint = "Give the capacity: counting_agg(key, capacity, fpr) keeps the filter itself.",
 };
 
+/*
+ * A light state of counting_agg(key, capacity, fpr) in the per-call
+ * context (the executor copies it into the aggregate context), with
+ * cb_new's errors: a capacity that does not fit goes to cb_new, which
+ * plans, raises its error, and allocates nothing
+ */
+static struct varlena *
+new_light(uint64 capacity, double fpr, BloomPlan *plan)
+{
+	BloomAlloc	a = bt_allocator(CurrentMemoryContext);
+	BloomFilter f;
+	BloomStatus st;
+
+	cb_check_params((int64) capacity, fpr);
+	st = counting_new_sparse(capacity, fpr, plan, &a, &f);
+	if (st == BLOOM_E_CAPACITY)
+		return cb_new(capacity, fpr, plan, CurrentMemoryContext, NULL);
+	if (st != BLOOM_OK)
+		elog(ERROR, "could not make a counting_agg state: %s", bloom_status_message(st));
+	return bt_varlena(f.base);
+}
+
+/*
+ * Appends h to the light state f, which had no free slot: into a larger
+ * copy, or past its limit into the counting filter it becomes, in the
+ * per-call context
+ */
+static struct varlena *
+append_light(BloomFilter *f, uint64 h)
+{
+	BloomAlloc	a = bt_allocator(CurrentMemoryContext);
+	uint8		le[8];
+	BloomStatus st;
+
+	bloom_put_le64(le, h);
+	if ((st = bloom_sparse_append(f, le, 1, &a)) != BLOOM_OK)
+		elog(ERROR, "could not append to a counting_agg state: %s", bloom_status_message(st));
+	return bt_varlena(f->base);
+}
+
 /* counting_agg(key), (key, fpr), (key, capacity, fpr) */
 static Datum
-agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
+agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool light)
 {
 	BtCallCache *cache = bt_call_cache(fcinfo);
 	int64		capacity;
@@ -43,7 +86,9 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 	if (PG_ARGISNULL(0))
 	{
 		/* the executor copies the first state into the aggregate context */
-		if (nargs == 4)
+		if (nargs == 4 && light)
+			state = new_light((uint64) capacity, fpr, &cache->plan);
+		else if (nargs == 4)
 			state = cb_new((uint64) capacity, fpr, &cache->plan, CurrentMemoryContext, NULL);
 		else
 		{
@@ -70,11 +115,21 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 		counting_add(&f, h);
 		PG_RETURN_POINTER(state);
 	}
+	if (f.kind == BLOOM_KIND_SPARSE_COUNTING)
+	{
+		if (!bloom_sparse_push(&f, h))
+			state = append_light(&f, h);
+		f.nitems = bloom_sat_add(f.nitems, 1);
+		bloom_store_items(&f);
+		PG_RETURN_POINTER(state);
+	}
 	PG_RETURN_POINTER(bt_hashlist_push_row(&f, h, &cache->plan, &list_agg));
 }
 
+/* the _light entry points (1.5) start fixed-capacity states light */
 #define AGG_TRANS_(suffix, sqltype, enc, vol) \
-	BT_KEY_ENTRY(counting_agg_trans, suffix, agg_trans_common(fcinfo, enc))
+	BT_KEY_ENTRY(counting_agg_trans, suffix, agg_trans_common(fcinfo, enc, false)) \
+	BT_KEY_ENTRY(counting_agg_trans, suffix##_light, agg_trans_common(fcinfo, enc, true))
 
 BT_KEY_TYPES(AGG_TRANS_, BT_NO_ALIAS)
 
@@ -103,6 +158,8 @@ combine_common(FunctionCallInfo fcinfo, const char *fname, bool values)
 	cb_decode_or_error(s2, &f2);
 	if (values && f2.kind == BLOOM_KIND_HASHLIST && !bloom_is_empty_hashlist(&f2))
 		s2 = cb_materialize(&f2, &cache->plan, CurrentMemoryContext);
+	else if (values && f2.kind == BLOOM_KIND_SPARSE_COUNTING)
+		s2 = cb_densify(&f2, CurrentMemoryContext);
 	if (PG_ARGISNULL(0))
 		PG_RETURN_POINTER(s2);
 	if (bloom_is_empty_hashlist(&f2))
@@ -111,15 +168,20 @@ combine_common(FunctionCallInfo fcinfo, const char *fname, bool values)
 	cb_decode_or_error(s1, &f1);
 	if (bloom_is_empty_hashlist(&f1))
 		PG_RETURN_POINTER(s2);
-	if (f1.kind != f2.kind)
+	if ((f1.kind == BLOOM_KIND_HASHLIST) != (f2.kind == BLOOM_KIND_HASHLIST))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("cannot combine an auto-sized counting_agg state with a fixed-capacity one")));
-	if (f1.kind == BLOOM_KIND_COUNTING)
+	if (f1.kind != BLOOM_KIND_HASHLIST)
 	{
+		/* filters and light states (kinds 5 and 8) */
+		BloomAlloc	a = bt_allocator(CurrentMemoryContext);
+		BloomStatus st;
+
 		cb_check_compatible(&f1, &f2);
-		counting_merge(&f1, &f2);
-		PG_RETURN_POINTER(s1);
+		if ((st = counting_state_merge(&f1, &f2, &a)) != BLOOM_OK)
+			elog(ERROR, "could not combine counting_agg states: %s", bloom_status_message(st));
+		PG_RETURN_POINTER(bt_varlena(f1.base));
 	}
 	PG_RETURN_POINTER(bt_hashlist_combine(&f1, &f2, &cache->plan, &list_agg));
 }
@@ -169,6 +231,8 @@ counting_agg_final(PG_FUNCTION_ARGS)
 	cb_decode_or_error(state, &f);
 	if (f.kind == BLOOM_KIND_COUNTING)
 		PG_RETURN_POINTER(bt_copy_into(state, CurrentMemoryContext));
+	if (f.kind == BLOOM_KIND_SPARSE_COUNTING)
+		PG_RETURN_POINTER(cb_densify(&f, CurrentMemoryContext));
 	/* NULL keys only, auto-sized: what no rows give */
 	if (bloom_is_empty_hashlist(&f))
 		PG_RETURN_POINTER(bt_new_hashlist(0, 0, f.fpr));

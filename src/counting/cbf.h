@@ -25,6 +25,7 @@
 extern const BtCacheMethods cb_probe_methods;
 extern void cb_decode_or_error(struct varlena *v, BloomFilter *f);
 extern struct varlena *cb_materialize(BloomFilter *st, BloomPlan *plan, MemoryContext cxt);
+extern struct varlena *cb_densify(BloomFilter *st, MemoryContext cxt);
 extern struct varlena *cb_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f, bool copy);
 extern void cb_check_params(int64 capacity, double fpr);
 extern struct varlena *cb_new(uint64 capacity, double fpr, BloomPlan *plan,

@@ -16,7 +16,7 @@
 
 #include "access/detoast.h"
 
-/* kind 5, or a hash list (version 1, kind 2) */
+/* kind 5, a hash list (version 1, kind 2) or a light state (version 4, kind 8) */
 static BloomStatus
 cb_decode(const uint8 *buf, size_t len, BloomFilter *f)
 {
@@ -24,6 +24,8 @@ cb_decode(const uint8 *buf, size_t len, BloomFilter *f)
 
 	if (st == BLOOM_E_OTHERTYPE && f->kind == BLOOM_KIND_HASHLIST)
 		st = bloom_decode(buf, len, f);
+	else if (st == BLOOM_E_OTHERTYPE && f->kind == BLOOM_KIND_SPARSE_COUNTING)
+		st = counting_sparse_decode(buf, len, f);
 	return st;
 }
 
@@ -48,6 +50,8 @@ cb_validate(const uint8 *buf, size_t len)
 
 	if (st == BLOOM_OK && f.kind == BLOOM_KIND_COUNTING)
 		st = counting_validate_deep(&f);
+	if (st == BLOOM_OK && f.kind == BLOOM_KIND_SPARSE_COUNTING)
+		st = counting_sparse_validate_plan(&f);
 	return st;
 }
 
@@ -55,7 +59,7 @@ static const char *
 cb_status_message(BloomStatus st)
 {
 	if (st == BLOOM_E_VERSION)
-		return "The format version is not one this build reads (a countingbloom value is version 3).";
+		return "The format version is not one this build reads (a countingbloom value is version 3, its light aggregate state version 4).";
 	return bloom_status_message(st);
 }
 
@@ -173,8 +177,23 @@ cb_materialize(BloomFilter *st, BloomPlan *plan, MemoryContext cxt)
 }
 
 /*
+ * The counting filter the light state st stands for, in a new value in
+ * cxt; st then describes the result
+ */
+struct varlena *
+cb_densify(BloomFilter *st, MemoryContext cxt)
+{
+	BloomAlloc	a = bt_allocator(cxt);
+	BloomStatus s = counting_sparse_densify(st, &a);
+
+	if (s != BLOOM_OK)
+		elog(ERROR, "could not build a counting bloom filter: %s", bloom_status_message(s));
+	return bt_varlena(st->base);
+}
+
+/*
  * Argument argno as a detoasted, validated counting filter, decoded into
- * f (a hash list as the filter it stands for).  With copy the result is a
+ * f (a hash list or a light state as the filter it stands for).  With copy the result is a
  * private copy the caller may modify.
  */
 struct varlena *
@@ -186,6 +205,8 @@ cb_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f, bool copy)
 	cb_decode_or_error(v, f);
 	if (f->kind == BLOOM_KIND_HASHLIST)
 		return cb_materialize(f, NULL, CurrentMemoryContext);
+	if (f->kind == BLOOM_KIND_SPARSE_COUNTING)
+		return cb_densify(f, CurrentMemoryContext);
 	if (copy && v == orig)
 	{
 		v = (struct varlena *) palloc(VARSIZE(orig));

@@ -21,7 +21,8 @@ check_canonical(const BloomFilter *f)
 	BloomFilter c;
 
 	bloom_canonical_write(f, out);
-	if (bloom_decode(out, len, &c) != BLOOM_OK || !bloom_is_canonical(&c))
+	if ((f->kind == BLOOM_KIND_SPARSE_COUNTING ? counting_sparse_decode(out, len, &c) :
+		 bloom_decode(out, len, &c)) != BLOOM_OK || !bloom_is_canonical(&c))
 		abort();
 	free(out);
 }
@@ -118,6 +119,28 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 			free(scratch);
 			free(table);
+		}
+	}
+	else if (counting_sparse_decode(copy, size, &f) == BLOOM_OK)
+	{
+		/*
+		 * countingbloom's light state (kind 8): its canonical bytes, and
+		 * (up to 1 MB) the counting filter it stands for, which must pass
+		 * the deep check and hold every hash
+		 */
+		BloomAlloc	a = malloc_allocator(NULL);
+		BloomFilter d = f;
+
+		check_canonical(&f);
+		if (f.nblocks <= 4096)
+		{
+			if (counting_sparse_densify(&d, &a) != BLOOM_OK ||
+				counting_validate_deep(&d) != BLOOM_OK)
+				abort();
+			for (uint64_t i = 0; i < f.nhashes; i++)
+				if (!counting_contains(&d, bloom_get_le64(f.data + 8 * i)))
+					abort();
+			free(d.base);
 		}
 	}
 	free(copy);

@@ -294,6 +294,18 @@ main(int argc, char **argv)
 			put("decode", full ? "light-full" : "light", f.base, bloom_value_size(&f));
 			free(f.base);
 		}
+		/* countingbloom's (kind 8), with repeats */
+		counting_new_sparse(100, 0.01, &(BloomPlan) {0}, &a, &f);
+		for (uint64_t i = 0; i < 20; i++)
+		{
+			bloom_put_le64(le, bloom_hash_int64(0, (int64_t) (i % 6)));
+			bloom_sparse_append(&f, le, 1, &a);
+			f.nitems++;
+		}
+		f.key_class = BLOOM_KEY_INTEGER;
+		bloom_write_header(&f);
+		put("decode", "counting-light", f.base, bloom_sparse_size(f.nslots));
+		free(f.base);
 	}
 
 	/* scalable filters: one, two and three layers, and near-valid ones */

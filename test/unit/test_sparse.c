@@ -61,7 +61,7 @@ test_sparse_header(void **ctx)
 	CHECK(buf[5] = 1, BLOOM_E_KIND);
 	CHECK(buf[5] = 3, BLOOM_E_KIND);
 	CHECK(buf[5] = 5, BLOOM_E_KIND);
-	CHECK(buf[5] = 8, BLOOM_E_KIND);
+	CHECK(buf[5] = 8, BLOOM_E_OTHERTYPE);	/* countingbloom's light state */
 	CHECK(buf[14] = 1, BLOOM_E_FLAGS);
 	CHECK(buf[14] = 4, BLOOM_E_FLAGS);
 	CHECK(buf[12] = 0, BLOOM_E_GEOMETRY);
@@ -254,6 +254,115 @@ test_sparse_canonical(void **ctx)
 	free(out);
 }
 
+/* Adds h to a counting light state, as counting_agg's transition does */
+static void
+counting_light_add(BloomFilter *f, uint64_t h, const BloomAlloc *a)
+{
+	if (f->kind == BLOOM_KIND_COUNTING)
+	{
+		counting_add(f, h);
+		return;
+	}
+	if (!bloom_sparse_push(f, h))
+	{
+		uint8_t		le[8];
+
+		bloom_put_le64(le, h);
+		assert_int_equal(bloom_sparse_append(f, le, 1, a), BLOOM_OK);
+	}
+	f->nitems++;
+	bloom_store_items(f);
+}
+
+/*
+ * Kind 8: the header and its refusals, and the same rule as kind 7: the
+ * counting filter made of light states split and merged at random is byte
+ * for byte the one the rows make directly (keys repeated past 15 copies,
+ * so that saturation is in it)
+ */
+static void
+test_counting_light(void **ctx)
+{
+	static const uint64_t caps[] = {1, 100, 3000};
+	static const double fprs[] = {0.01, 0.0001};
+	BloomAlloc	a = malloc_allocator(NULL);
+	uint64_t	seed = 7;
+	BloomFilter s,
+				g;
+	size_t		len;
+
+	(void) ctx;
+	assert_int_equal(counting_new_sparse(1000, 0.01, &(BloomPlan) {0}, &a, &s), BLOOM_OK);
+	len = bloom_sparse_size(s.nslots);
+	assert_int_equal(len, 64 + 8 * BLOOM_HASHLIST_MIN_SLOTS);
+	assert_int_equal(s.kind, BLOOM_KIND_SPARSE_COUNTING);
+	assert_int_equal(counting_sparse_decode(s.base, len, &g), BLOOM_OK);
+	assert_int_equal(counting_sparse_validate_plan(&g), BLOOM_OK);
+	/* bloomfilter and cuckoofilter take it for another type's */
+	assert_int_equal(bloom_decode(s.base, len, &g), BLOOM_E_OTHERTYPE);
+	assert_int_equal(counting_decode(s.base, len, &g), BLOOM_E_OTHERTYPE);
+	s.base[4] = 3;
+	assert_int_equal(counting_sparse_decode(s.base, len, &g), BLOOM_E_VERSION);
+	s.base[4] = 4;
+	s.base[14] = 2;
+	assert_int_equal(counting_sparse_decode(s.base, len, &g), BLOOM_E_FLAGS);
+	s.base[14] = 0;
+	bloom_put_le64(s.base + 56, 9);
+	assert_int_equal(counting_sparse_decode(s.base, len, &g), BLOOM_E_COUNT);
+	bloom_put_le64(s.base + 56, 0);
+	assert_int_equal(counting_sparse_decode(s.base, len - 1, &g), BLOOM_E_LENGTH);
+	s.base[12]++;
+	assert_int_equal(counting_sparse_decode(s.base, len, &g), BLOOM_OK);
+	assert_int_equal(counting_sparse_validate_plan(&g), BLOOM_E_GEOMETRY);
+	free(s.base);
+
+	for (size_t ci = 0; ci < sizeof(caps) / sizeof(caps[0]); ci++)
+		for (size_t fi = 0; fi < sizeof(fprs) / sizeof(fprs[0]); fi++)
+		{
+			BloomFilter probe;
+			uint64_t	limit;
+
+			assert_int_equal(counting_new_sparse(caps[ci], fprs[fi], &(BloomPlan) {0}, &a, &probe), BLOOM_OK);
+			limit = probe.nblocks * COUNTING_BLOCK_BYTES / 8;
+			free(probe.base);
+			for (uint64_t n = 0; n <= 2 * limit + 3; n += 1 + limit / 3)
+			{
+				int			parts = 1 + (int) (rng(&seed) % 4);
+				BloomFilter d,
+							st[4];
+
+				assert_int_equal(counting_new(caps[ci], fprs[fi], &(BloomPlan) {0}, &a, &d), BLOOM_OK);
+				for (int p = 0; p < parts; p++)
+					assert_int_equal(counting_new_sparse(caps[ci], fprs[fi], &(BloomPlan) {0}, &a, &st[p]), BLOOM_OK);
+				for (uint64_t i = 0; i < n; i++)
+				{
+					/* one row in three is one of 4 hot keys */
+					uint64_t	h = rng(&seed) % 3 == 0 ? rng(&seed) % 4 : rng(&seed);
+					int			p = (int) (rng(&seed) % (uint64_t) parts);
+
+					counting_add(&d, h);
+					counting_light_add(&st[p], h, &a);
+				}
+				for (int p = 1; p < parts; p++)
+				{
+					int			q = (int) (rng(&seed) % 2);
+					BloomFilter *into = q ? &st[0] : &st[p];
+					BloomFilter *from = q ? &st[p] : &st[0];
+
+					assert_int_equal(counting_state_merge(into, from, &a), BLOOM_OK);
+					if (!q)
+						st[0] = st[p];
+				}
+				if (st[0].kind == BLOOM_KIND_SPARSE_COUNTING)
+					assert_int_equal(counting_sparse_densify(&st[0], &a), BLOOM_OK);
+				assert_int_equal(counting_size(d.nblocks), counting_size(st[0].nblocks));
+				assert_memory_equal(d.base, st[0].base, counting_size(d.nblocks));
+				assert_int_equal(counting_validate_deep(&st[0]), BLOOM_OK);
+				free(d.base);
+			}
+		}
+}
+
 int
 unit_sparse_tests(void)
 {
@@ -261,6 +370,7 @@ unit_sparse_tests(void)
 		cmocka_unit_test(test_sparse_header),
 		cmocka_unit_test(test_sparse_identity),
 		cmocka_unit_test(test_sparse_canonical),
+		cmocka_unit_test(test_counting_light),
 	};
 
 	return cmocka_run_group_tests_name("sparse", tests, NULL, NULL);
