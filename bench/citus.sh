@@ -8,12 +8,15 @@
 # sockets, Citus from scripts/citus.sh) and N rows (default 2000000) in a
 # table distributed over S shards (default 32), the same rows in a plain
 # table on the coordinator (one node: its default parallel plan, 2 workers).
-# Timed, best of R (default 5): bloom_agg(id) and bloom_agg(id, N, 0.01) on
-# Citus and on one node, with bloomtype 1.4 (dense partial states) and then
-# after ALTER EXTENSION bloomtype UPDATE TO '1.5' on every node (light
-# ones).  Also the text bytes the shards send the coordinator for each
-# form (Citus ships partial states as text).  Prints a table with the
-# ratios Citus / one node; writes bench/out/citus/result.tsv.
+# Timed, best of R (default 5): bloom_agg(id), bloom_agg(id, N, 0.01) and
+# counting_agg(id, N, 0.01) on Citus and on one node (its default plan, and
+# serial), with bloomtype 1.4 (dense partial states) and then after ALTER
+# EXTENSION bloomtype UPDATE TO '1.5' on the coordinator (light ones).  Also
+# the text bytes the shards send the coordinator for each form (Citus ships
+# partial states as text), and the floor of Citus's path for a custom
+# aggregate: a sum of bigint declared with CREATE AGGREGATE, which goes
+# through worker_partial_agg / coord_combine_agg as ours do.  Prints a table
+# with the ratios Citus / one node; writes bench/out/citus/result.tsv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=2000000
@@ -79,6 +82,8 @@ INSERT INTO p SELECT g FROM generate_series(1, $n) g;
 INSERT INTO t SELECT id FROM p;
 VACUUM ANALYZE t;
 VACUUM ANALYZE p;
+CREATE AGGREGATE floor_sum(bigint) (SFUNC = int8pl, STYPE = bigint, COMBINEFUNC = int8pl,
+                                    PARALLEL = SAFE);
 EOF
 
 # best of reps, in ms (psql's \timing of the statement)
@@ -97,26 +102,36 @@ shipped() {
         \$\$SELECT length(worker_partial_agg('$1'::regprocedure, $2)::text) FROM %s\$\$)"
 }
 
-printf 'version\tform\tcitus_ms\tone_node_ms\tratio\tbytes_all_shards\tbytes_a_shard\n' > "$out/result.tsv"
-forms=("bloom_agg(id)" "bloom_agg(id, $n, 0.01)")
-aggs=("bloom_agg(bigint)" "bloom_agg(bigint,bigint,double precision)")
-args=("id" "ROW(id, ${n}::bigint, 0.01::float8)")
+printf 'version\tform\tcitus_ms\tone_node_ms\tratio\tone_node_serial_ms\tratio_serial\tbytes_all_shards\tbytes_a_shard\n' > "$out/result.tsv"
+forms=("bloom_agg(id)" "bloom_agg(id, $n, 0.01)" "counting_agg(id, $n, 0.01)")
+aggs=("bloom_agg(bigint)" "bloom_agg(bigint,bigint,double precision)"
+      "counting_agg(bigint,bigint,double precision)")
+args=("id" "ROW(id, ${n}::bigint, 0.01::float8)" "ROW(id, ${n}::bigint, 0.01::float8)")
+c=$(best "SELECT floor_sum(id) FROM t")
+o=$(best "SELECT floor_sum(id) FROM p")
+os=$(best "SET max_parallel_workers_per_gather = 0; SELECT floor_sum(id) FROM p")
+printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "-" "floor_sum(id) (Citus's floor)" "$c" "$o" \
+    "$(awk "BEGIN { printf \"%.2f\", $c / $o }")" "$os" "$(awk "BEGIN { printf \"%.2f\", $c / $os }")" \
+    "$(shipped "floor_sum(bigint)" id)" "-" >> "$out/result.tsv"
 for version in 1.4 1.5; do
     if [ "$version" = 1.5 ]; then
         # Citus propagates the update from the coordinator to the workers
         q 55431 -c "ALTER EXTENSION bloomtype UPDATE TO '1.5'"
         q 55431 -c "SELECT 'worker at ' || result FROM run_command_on_workers(\$\$SELECT extversion FROM pg_extension WHERE extname = 'bloomtype'\$\$)"
     fi
-    for i in 0 1; do
+    for i in 0 1 2; do
         f=${forms[$i]}
         c=$(best "SELECT length($f::bytea) FROM t")
         o=$(best "SELECT length($f::bytea) FROM p")
+        os=$(best "SET max_parallel_workers_per_gather = 0; SELECT length($f::bytea) FROM p")
         b=$(shipped "${aggs[$i]}" "${args[$i]}")
-        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$version" "$f" "$c" "$o" \
-            "$(awk "BEGIN { printf \"%.2f\", $c / $o }")" "$b" "$((b / shards))" >> "$out/result.tsv"
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$version" "$f" "$c" "$o" \
+            "$(awk "BEGIN { printf \"%.2f\", $c / $o }")" "$os" "$(awk "BEGIN { printf \"%.2f\", $c / $os }")" \
+            "$b" "$((b / shards))" >> "$out/result.tsv"
     done
 done
-same=$(q 55431 -c "SELECT (SELECT md5(bloom_agg(id, $n, 0.01)::text) FROM t) = (SELECT md5(bloom_agg(id, $n, 0.01)::text) FROM p)")
+same=$(q 55431 -c "SELECT (SELECT md5(bloom_agg(id, $n, 0.01)::text) FROM t) = (SELECT md5(bloom_agg(id, $n, 0.01)::text) FROM p)
+    AND (SELECT md5(counting_agg(id, $n, 0.01)::text) FROM t) = (SELECT md5(counting_agg(id, $n, 0.01)::text) FROM p)")
 echo "bloom_agg on Citus (1 coordinator + 2 workers, $shards shards, $n rows) against one node; best of $reps; $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
 column -t -s $'\t' "$out/result.tsv"
-echo "1.5 capacity form byte-identical to one node: $same"
+echo "1.5 capacity forms byte-identical to one node: $same"
