@@ -84,24 +84,6 @@ append_hashes(BloomFilter *f, const uint8 *src, uint64 n, BloomPlan *plan)
 }
 
 /*
- * Appends h to the light state f, which had no free slot: into a larger
- * copy, or, past its limit, into the buffered state it becomes; both new
- * values in the per-call memory context, as for append_hashes.
- */
-static struct varlena *
-append_light(BloomFilter *f, uint64 h)
-{
-	BloomAlloc	a = bt_allocator(CurrentMemoryContext);
-	uint8		le[8];
-	BloomStatus st;
-
-	bloom_put_le64(le, h);
-	if ((st = bloom_sparse_append(f, le, 1, &a)) != BLOOM_OK)
-		elog(ERROR, "could not append to a bloom_agg state: %s", bloom_status_message(st));
-	return bt_varlena(f->base);
-}
-
-/*
  * bloom_agg(key), bloom_agg(key, fpr), bloom_agg(key, capacity, fpr)
  */
 static Datum
@@ -167,10 +149,7 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable, bool l
 	if (f.kind == BLOOM_KIND_BUFFERED)
 		bloom_buffered_push(&f, h);
 	else if (f.kind == BLOOM_KIND_SPARSE)
-	{
-		if (!bloom_sparse_push(&f, h))
-			state = append_light(&f, h);
-	}
+		state = bt_light_push(&f, state, h, "bloom_agg");
 	else if (!bloom_hashlist_push(&f, h))
 	{
 		uint8		le[8];

@@ -352,8 +352,8 @@ buffered_value_size(const BloomFilter *f)
 
 /*
  * Combines the partial state b (kind 1, 3 or 7, compatible) into a: the
- * bits unite, and b's pending hashes (a light b's hashes) join a's.  Union only: intersection reads
- * materialised filters.
+ * bits unite, and b's pending hashes (a light b's hashes) join a's.  Union
+ * only: intersection reads materialised filters.
  */
 static BloomStatus
 buffered_merge(BloomFilter *a, const BloomFilter *b, bool intersect,

@@ -63,6 +63,20 @@ counting_decode(const uint8_t *buf, size_t len, BloomFilter *f)
 		return f->kind >= 1 && f->kind <= BLOOM_KIND_SPARSE_COUNTING ? BLOOM_E_OTHERTYPE : BLOOM_E_KIND;
 	if (f->version != BLOOM_FORMAT_VERSION_3)
 		return BLOOM_E_VERSION;
+	if ((st = counting_check_fields(f)) != BLOOM_OK)
+		return st;
+	if (len != counting_size(f->nblocks))
+		return BLOOM_E_LENGTH;
+	return BLOOM_OK;
+}
+
+/*
+ * The fields a counting filter and its light state (kind 8) check alike:
+ * no flags, the rate, the geometry, the capacity its blocks can hold
+ */
+BloomStatus
+counting_check_fields(const BloomFilter *f)
+{
 	if (f->flags != 0)
 		return BLOOM_E_FLAGS;
 	if (!bloom_fpr_valid(f->fpr))
@@ -72,8 +86,6 @@ counting_decode(const uint8_t *buf, size_t len, BloomFilter *f)
 		return BLOOM_E_GEOMETRY;
 	if (f->capacity < 1 || f->capacity > f->nblocks * BLOOM_BLOCK_BITS)
 		return BLOOM_E_PARAMS;
-	if (len != counting_size(f->nblocks))
-		return BLOOM_E_LENGTH;
 	return BLOOM_OK;
 }
 

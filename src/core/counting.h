@@ -60,6 +60,7 @@ counting_counters(const BloomFilter *f)
 }
 
 extern BloomStatus counting_decode(const uint8_t *buf, size_t len, BloomFilter *f);
+extern BloomStatus counting_check_fields(const BloomFilter *f);
 extern BloomStatus counting_validate_deep(const BloomFilter *f);
 extern BloomStatus counting_plan(uint64_t capacity, double fpr, BloomPlan *plan,
 								 uint64_t *nblocks);

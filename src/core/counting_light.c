@@ -63,15 +63,8 @@ counting_sparse_decode(const uint8_t *buf, size_t len, BloomFilter *f)
 		return BLOOM_E_KIND;
 	if (f->version != BLOOM_FORMAT_VERSION_4)
 		return BLOOM_E_VERSION;
-	if (f->flags != 0)
-		return BLOOM_E_FLAGS;
-	if (!bloom_fpr_valid(f->fpr))
-		return BLOOM_E_PARAMS;
-	if (f->k < 1 || f->k > BLOOM_MAX_HASHES || f->block_log2 != BLOOM_BLOCK_LOG2 ||
-		f->nblocks < 1 || f->nblocks > COUNTING_MAX_BLOCKS)
-		return BLOOM_E_GEOMETRY;
-	if (f->capacity < 1 || f->capacity > f->nblocks * BLOOM_BLOCK_BITS)
-		return BLOOM_E_PARAMS;
+	if ((st = counting_check_fields(f)) != BLOOM_OK)
+		return st;
 	if ((len - BLOOM_HEADER_SIZE) % 8 != 0 ||
 		(len - BLOOM_HEADER_SIZE) / 8 > f->nblocks * COUNTING_BLOCK_BYTES / 8)
 		return BLOOM_E_LENGTH;

@@ -50,24 +50,6 @@ new_light(uint64 capacity, double fpr, BloomPlan *plan)
 	return bt_varlena(f.base);
 }
 
-/*
- * Appends h to the light state f, which had no free slot: into a larger
- * copy, or past its limit into the counting filter it becomes, in the
- * per-call context
- */
-static struct varlena *
-append_light(BloomFilter *f, uint64 h)
-{
-	BloomAlloc	a = bt_allocator(CurrentMemoryContext);
-	uint8		le[8];
-	BloomStatus st;
-
-	bloom_put_le64(le, h);
-	if ((st = bloom_sparse_append(f, le, 1, &a)) != BLOOM_OK)
-		elog(ERROR, "could not append to a counting_agg state: %s", bloom_status_message(st));
-	return bt_varlena(f->base);
-}
-
 /* counting_agg(key), (key, fpr), (key, capacity, fpr) */
 static Datum
 agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool light)
@@ -117,8 +99,7 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool light)
 	}
 	if (f.kind == BLOOM_KIND_SPARSE_COUNTING)
 	{
-		if (!bloom_sparse_push(&f, h))
-			state = append_light(&f, h);
+		state = bt_light_push(&f, state, h, AGGNAME);
 		f.nitems = bloom_sat_add(f.nitems, 1);
 		bloom_store_items(&f);
 		PG_RETURN_POINTER(state);

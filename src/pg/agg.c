@@ -45,6 +45,28 @@ bt_plain_state(Datum d)
 	return v;
 }
 
+/*
+ * Adds h to the light state f (kind 7 or 8) of aggregate aggname, whose
+ * value is state: in place when it has a free slot, else into a larger
+ * copy or, past its limit, into the dense state it becomes, in the
+ * per-call context (the executor copies a new state into the aggregate
+ * context).  Returns the state's value; the caller counts the row.
+ */
+struct varlena *
+bt_light_push(BloomFilter *f, struct varlena *state, uint64 h, const char *aggname)
+{
+	BloomAlloc	a = bt_allocator(CurrentMemoryContext);
+	uint8		le[8];
+	BloomStatus st;
+
+	if (bloom_sparse_push(f, h))
+		return state;
+	bloom_put_le64(le, h);
+	if ((st = bloom_sparse_append(f, le, 1, &a)) != BLOOM_OK)
+		elog(ERROR, "could not append to a %s state: %s", aggname, bloom_status_message(st));
+	return bt_varlena(f->base);
+}
+
 struct varlena *
 bt_copy_into(struct varlena *v, MemoryContext cxt)
 {

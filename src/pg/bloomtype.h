@@ -349,6 +349,8 @@ extern Datum bt_batch_probe(FunctionCallInfo fcinfo, const BtBatchProbe *p, BtBa
 extern MemoryContext bt_agg_context(FunctionCallInfo fcinfo, const char *fname);
 extern struct varlena *bt_plain_state(Datum d);
 extern struct varlena *bt_copy_into(struct varlena *v, MemoryContext cxt);
+extern struct varlena *bt_light_push(BloomFilter *f, struct varlena *state, uint64 h,
+									 const char *aggname);
 extern struct varlena *bt_new_hashlist(uint64 nslots, uint64 capacity, double fpr);
 /*
  * An aggregate that keeps every row's hash in a hash list (the counting
