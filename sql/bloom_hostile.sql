@@ -130,14 +130,14 @@ INSERT INTO hostile (why, v) SELECT 'light kind ' || n, set_byte(l, 5, n) FROM l
 INSERT INTO hostile (why, v) SELECT 'kind 7 in version 1', set_byte(b, 5, 7) FROM base;
 INSERT INTO hostile (why, v) SELECT 'light flags ' || n, set_byte(l, 14, n) FROM light, unnest(ARRAY[1, 3, 4, 255]) n;
 INSERT INTO hostile (why, v) SELECT 'light flags high byte', set_byte(l, 15, 1) FROM light;
-INSERT INTO hostile (why, v) SELECT 'light k ' || n, set_byte(l, 12, n) FROM light, unnest(ARRAY[0, 6, 8, 33, 255]) n;
+INSERT INTO hostile (why, v) SELECT 'light k ' || n, set_byte(l, 12, n) FROM light, unnest(ARRAY[0, 33, 255]) n;
 INSERT INTO hostile (why, v) SELECT 'light block log2 ' || n, set_byte(l, 13, n) FROM light, unnest(ARRAY[0, 8, 10]) n;
 INSERT INTO hostile (why, v) SELECT 'light blocks ' || n, put(l, 48, le64(n)) FROM light,
-  unnest(ARRAY[0, 1, 3, 1000, 8388559, 8388560, 18446744073709551615::numeric]) n;
+  unnest(ARRAY[0, 1, 8388560, 18446744073709551615::numeric]) n;
 INSERT INTO hostile (why, v) SELECT 'light capacity ' || n, put(l, 24, le64(n)) FROM light,
-  unnest(ARRAY[0, 100, 5000, 100000, 18446744073709551615::numeric]) n;
+  unnest(ARRAY[0, 100000, 18446744073709551615::numeric]) n;
 INSERT INTO hostile (why, v) SELECT 'light fpr ' || d, put(l, 32, le_double(d)) FROM light,
-  unnest(ARRAY[0, 0.02, 0.6, 1e-10, 'NaN'::float8, 'Infinity']) d;
+  unnest(ARRAY[0, 0.6, 1e-10, 'NaN'::float8, 'Infinity']) d;
 INSERT INTO hostile (why, v) SELECT 'light in use ' || n, put(l, 56, le64(n)) FROM light,
   unnest(ARRAY[4, 1000, 18446744073709551615::numeric]) n;
 INSERT INTO hostile (why, v) SELECT 'light items ' || n, put(l, 40, le64(n)) FROM light, unnest(ARRAY[0, 2]) n;

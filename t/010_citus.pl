@@ -238,6 +238,20 @@ for my $f ("bloom_index_contains('ti', 5::bigint)", "bloom_index_contains_each('
 	like($err, qr/cannot read index "ti": table "t" is a Citus table.*HINT:  Ask the shards' indexes/s,
 		"$f on the coordinator is an ERROR with a hint, never an answer from the empty shell index");
 }
+# the query each hint gives works as it is (with a key in place of KEY)
+my %hinted;
+for my $f ("bloom_index_contains('ti', 5::bigint)", "bloom_index_filter('ti')")
+{
+	my ($rc, $out, $err) = $coord->psql('postgres', "SELECT $f");
+	my ($q) = $err =~ /for example: (.*)$/m;
+	$q =~ s/\bKEY\b/14000::bigint/;
+	$hinted{$f} = sql($q);
+}
+is($hinted{"bloom_index_contains('ti', 5::bigint)"}, 't',
+	"bloom_index_contains's hint, run as given, finds a key of the table");
+is(sql(qq{SELECT count(*) FROM generate_series(1, 20000) k
+	WHERE NOT bloom_contains('$hinted{"bloom_index_filter('ti')"}'::bloomfilter, k)}),
+	'0', "bloom_index_filter's hint, run as given, gives a filter of every key");
 my $ask = q{SELECT bool_or(result::boolean) FROM run_command_on_shards('t',
 	$$SELECT bloom_index_contains(('ti_' || substring('%%s' from '_([0-9]+)$'))::regclass, %s::bigint)$$)};
 is(join(',', map { sql(sprintf($ask, $_)) } (5, 14000, 20000)), 't,t,t',

@@ -246,7 +246,9 @@ is_citus_table(Oid heapoid)
 		return false;
 	idx = get_relname_relid("pg_dist_partition_logical_relid_index",
 							PG_CATALOG_NAMESPACE);
-	rel = table_open(cat, AccessShareLock);
+	/* Citus may be dropped meanwhile: then there is no Citus table */
+	if ((rel = try_table_open(cat, AccessShareLock)) == NULL)
+		return false;
 	/* logicalrelid is its first column, a regclass */
 	ScanKeyInit(&key, 1, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(heapoid));
 	scan = systable_beginscan(rel, idx, OidIsValid(idx), NULL, 1, &key);
@@ -254,6 +256,43 @@ is_citus_table(Oid heapoid)
 	systable_endscan(scan);
 	table_close(rel, AccessShareLock);
 	return found;
+}
+
+/*
+ * The ERROR for an index of a Citus table, with a query that asks its
+ * shards' indexes (Citus names a shard's table <table>_<shard id> and its
+ * index <index>_<shard id>, in the same schema; run_command_on_shards puts
+ * the shard's table name, quoted where needed, in place of %s)
+ */
+static void
+citus_table_error(BfiTarget *t, const char *caller)
+{
+	const char *ix = RelationGetRelationName(t->index);
+	const char *tb = get_rel_name(t->heapoid);
+	char	   *nsp = get_namespace_name(RelationGetNamespace(t->index));
+	char	   *table = quote_literal_cstr(quote_qualified_identifier(nsp, tb));
+	char	   *shard_index;
+	const char *ask;
+
+	shard_index = psprintf("(quote_ident(%s) || '.' || quote_ident(%s || substring('%%s' from '_([0-9]+)\"?$')))::regclass",
+						   quote_literal_cstr(nsp),
+						   quote_literal_cstr(psprintf("%s_", ix)));
+	if (strcmp(caller, "bloom_index_filter") == 0)
+		ask = psprintf("SELECT bloom_union_agg(result::bloomfilter) FROM run_command_on_shards(%s, $$SELECT bloom_index_filter(%s)$$);",
+					   table, shard_index);
+	else if (strcmp(caller, "bloom_index_contains") == 0)
+		ask = psprintf("SELECT bool_or(result::boolean) FROM run_command_on_shards(%s, $$SELECT bloom_index_contains(%s, KEY)$$);",
+					   table, shard_index);
+	else
+		ask = psprintf("SELECT shardid, result FROM run_command_on_shards(%s, $$SELECT %s(%s%s)$$);",
+					   table, caller, shard_index,
+					   strcmp(caller, "bloom_index_contains_each") == 0 ? ", KEYS" : "");
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("%s cannot read index \"%s\": table \"%s\" is a Citus table",
+					caller, ix, tb),
+			 errdetail("Its rows and their keys are in its shards, each with its own index; the index here is empty."),
+			 errhint("Ask the shards' indexes, for example: %s", ask)));
 }
 
 /*
@@ -271,22 +310,7 @@ bfi_open_checked(Oid indexoid, const char *caller)
 	t->index = open_index(indexoid, &t->heapoid);
 	check_privileges(t->index, t->heapoid, caller);
 	if (is_citus_table(t->heapoid))
-	{
-		const char *ix = RelationGetRelationName(t->index);
-		const char *tb = get_rel_name(t->heapoid);
-		bool		filter = strcmp(caller, "bloom_index_filter") == 0;
-
-		/* the example asks every shard for its index <index>_<shard id> */
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("%s cannot read index \"%s\": table \"%s\" is a Citus table",
-						caller, ix, tb),
-				 errdetail("Its rows and their keys are in its shards, each with its own index; the index here is empty."),
-				 errhint("Ask the shards' indexes, for example: SELECT %s FROM run_command_on_shards(%s, $$SELECT %s(('%s_' || substring('%%s' from '_([0-9]+)$'))::regclass%s)$$);",
-						 filter ? "bloom_union_agg(result::bloomfilter)" : "bool_or(result::boolean)",
-						 quote_literal_cstr(tb), filter ? caller : "bloom_index_contains",
-						 ix, filter ? "" : ", KEY")));
-	}
+		citus_table_error(t, caller);
 	return t;
 }
 

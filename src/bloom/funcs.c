@@ -97,7 +97,10 @@ describe_param(const BloomFilter *f, const char *what)
 					   (f->flags & BLOOM_FLAG_NONSCALING) ? "\"fixed, refuses keys past capacity\"" :
 					   "\"fixed, takes keys past capacity (1.0)\"");
 	if (strcmp(what, "kind") == 0)
-		return pstrdup(f->kind == BLOOM_KIND_SCALABLE ? "\"scalable\"" : "\"blocked\"");
+		return pstrdup(f->kind == BLOOM_KIND_SCALABLE ? "\"scalable\"" :
+					   f->kind == BLOOM_KIND_HASHLIST ? "\"auto-sized bloom_agg state\"" :
+					   bloom_is_fixed_state(f) ? "\"fixed-capacity bloom_agg state\"" :
+					   "\"blocked\"");
 	return psprintf("%d", f->kind);
 }
 

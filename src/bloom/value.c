@@ -41,12 +41,8 @@ static BloomStatus
 bf_validate(const uint8 *buf, size_t len)
 {
 	BloomFilter f;
-	BloomStatus st = bloom_decode(buf, len, &f);
 
-	/* a light state's geometry is its plan's (see bloom_sparse_validate_plan) */
-	if (st == BLOOM_OK && f.kind == BLOOM_KIND_SPARSE)
-		st = bloom_sparse_validate_plan(&f);
-	return st;
+	return bloom_decode(buf, len, &f);
 }
 
 /* v itself when it is canonical already, else a canonical copy */

@@ -113,7 +113,6 @@ extern BloomStatus bloom_sparse_append(BloomFilter *f, const uint8_t *src,
 									   uint64_t n, const BloomAlloc *a);
 extern BloomStatus bloom_sparse_to_blocked(const BloomFilter *st, bool layer,
 										   const BloomAlloc *a, BloomFilter *out);
-extern BloomStatus bloom_sparse_validate_plan(const BloomFilter *f);
 extern void bloom_sparse_write(uint8_t *buf, const BloomFilter *f, uint64_t nslots,
 							   BloomFilter *out);
 

@@ -81,7 +81,6 @@ extern void counting_describe(const BloomFilter *f, CountingInfo *info);
 extern BloomStatus counting_new_sparse(uint64_t capacity, double fpr, BloomPlan *plan,
 									   const BloomAlloc *a, BloomFilter *out);
 extern BloomStatus counting_sparse_decode(const uint8_t *buf, size_t len, BloomFilter *f);
-extern BloomStatus counting_sparse_validate_plan(const BloomFilter *f);
 extern BloomStatus counting_sparse_densify(BloomFilter *f, const BloomAlloc *a);
 extern BloomStatus counting_state_merge(BloomFilter *a, const BloomFilter *b,
 										const BloomAlloc *al);

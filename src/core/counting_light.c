@@ -74,20 +74,6 @@ counting_sparse_decode(const uint8_t *buf, size_t len, BloomFilter *f)
 	return BLOOM_OK;
 }
 
-/* The deep check from outside: the geometry is counting_new's plan */
-BloomStatus
-counting_sparse_validate_plan(const BloomFilter *f)
-{
-	BloomPlan	plan = {0};
-	uint64_t	nblocks;
-
-	if (counting_plan(f->capacity, f->fpr, &plan, &nblocks) != BLOOM_OK)
-		return BLOOM_E_PARAMS;
-	if (nblocks != f->nblocks || plan.k != f->k)
-		return BLOOM_E_GEOMETRY;
-	return BLOOM_OK;
-}
-
 /*
  * Replaces the light state f by the counting filter it stands for (a new
  * value from a; the old one is the caller's): counting_new's header, the

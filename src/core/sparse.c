@@ -290,25 +290,3 @@ const BloomOps bloom_sparse_ops = {
 	.size = sparse_value_size,
 	.merge = sparse_merge,
 };
-
-/*
- * The deep check of a light state from outside (input, receive, bytea):
- * its geometry is the plan of its capacity and rate, as bloom_new_sparse
- * made it, so that the buffered state it becomes is the one it stands for.
- * Decode checks only what keeps reads in bounds: planning costs more than
- * a row of bloom_agg.
- */
-BloomStatus
-bloom_sparse_validate_plan(const BloomFilter *f)
-{
-	BloomPlan	plan = {0};
-	uint64_t	nblocks;
-	bool		layer = (f->flags & BLOOM_FLAG_SCALABLE_STATE) != 0;
-
-	if (bloom_plan_reuse(layer ? bloom_layer_fpr(f->fpr, 0) : f->fpr, &plan) != BLOOM_OK ||
-		bloom_plan_size(&plan, f->capacity, &nblocks) != BLOOM_OK)
-		return BLOOM_E_PARAMS;
-	if (nblocks != f->nblocks || plan.k != f->k)
-		return BLOOM_E_GEOMETRY;
-	return BLOOM_OK;
-}

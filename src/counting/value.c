@@ -50,8 +50,6 @@ cb_validate(const uint8 *buf, size_t len)
 
 	if (st == BLOOM_OK && f.kind == BLOOM_KIND_COUNTING)
 		st = counting_validate_deep(&f);
-	if (st == BLOOM_OK && f.kind == BLOOM_KIND_SPARSE_COUNTING)
-		st = counting_sparse_validate_plan(&f);
 	return st;
 }
 
