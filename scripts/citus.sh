@@ -48,45 +48,60 @@ build() {
         return 0
     fi
     # Citus's build needs these headers besides what scripts/deps.sh installs
-    local pkgs=(liblz4-dev libzstd-dev libkrb5-dev libssl-dev libxml2-dev
+    local pkgs=(patch liblz4-dev libzstd-dev libkrb5-dev libssl-dev libxml2-dev
                 libxslt1-dev libreadline-dev libselinux1-dev libpam0g-dev
                 zlib1g-dev libicu-dev) missing=() p
     for p in "${pkgs[@]}"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
             missing+=("$p")
     done
+    local log=$C/build.log
+    : > "$log"
     if [ ${#missing[@]} -gt 0 ]; then
         local sudo=""
         [ "$(id -u)" -ne 0 ] && sudo="sudo"
         echo "citus: installing ${missing[*]}"
-        $sudo apt-get update -qq >/dev/null 2>&1
+        $sudo apt-get update -qq >> "$log" 2>&1
         DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
-            "${missing[@]}" >/dev/null 2>&1 || return 1
+            "${missing[@]}" >> "$log" 2>&1 || return 1
     fi
     s=$(date +%s)
     rm -rf "$C/src" "$C/stage" "$C/KEY"
     mkdir -p "$C/src" && chmod 755 "$C" || return 1
-    tar -C "$C/src" -xzf "$TARBALL" || return 1
+    tar -C "$C/src" -xzf "$TARBALL" >> "$log" 2>&1 || return 1
     src=$C/src/citus-13.2.2
     if [ -f "$PATCHF" ]; then
-        (cd "$src" && patch -s -p1 < "$PATCHF") || return 1
+        (cd "$src" && patch -s -p1 < "$PATCHF") >> "$log" 2>&1 || return 1
     fi
-    echo "citus: building (log $C/build.log)"
+    echo "citus: building (log $log)"
     (cd "$src" &&
         PG_CONFIG="$PG_CONFIG" ./configure --without-libcurl &&
         make -j2 &&
-        make install DESTDIR="$C/stage") > "$C/build.log" 2>&1 || return 1
+        make install DESTDIR="$C/stage") >> "$log" 2>&1 || return 1
     rm -rf "$C/src"
     echo "$want" > "$C/KEY"
     echo "citus: built in $(( $(date +%s) - s )) s"
 }
 
+# Lays the shadow tree again only when the system's lib/ or share/extension
+# has a file it lacks (a new install script, say): its symlinks follow
+# changed files by themselves, and a tree laid again under a running test
+# would pull files from under its servers.
 shadow() {
-    local S=$C/shadow st=$C/stage bindir libdir sharedir
+    local S=$C/shadow st=$C/stage bindir libdir sharedir f stale=0
     bindir=$("$PG_CONFIG" --bindir)
     libdir=$("$PG_CONFIG" --pkglibdir)
     sharedir=$("$PG_CONFIG" --sharedir)
     [ -d "$st$libdir" ] || return 1
+    if [ -x "$S$bindir/postgres" ]; then
+        for f in "$libdir"/* "$sharedir"/extension/*; do
+            [ -e "$S$f" ] || { stale=1; break; }
+        done
+        if [ "$stale" -eq 0 ]; then
+            echo "citus: install_path $S$(dirname "$bindir")"
+            return 0
+        fi
+    fi
     rm -rf "$S"
     mkdir -p "$S$(dirname "$bindir")" "$S$(dirname "$sharedir")" || return 1
     # bin/ copied: PostgreSQL resolves symlinks of its own executable
@@ -98,6 +113,12 @@ shadow() {
     chmod -R a+rX "$C"
     echo "citus: install_path $S$(dirname "$bindir")"
 }
+
+# one run at a time on this machine: two builds, or a shadow laid under a
+# running suite, would pull files from under each other
+mkdir -p "$C" && chmod 755 "$C"
+exec 9> "$C/lock"
+flock 9
 
 case "${1:-ensure}" in
     ensure)

@@ -68,6 +68,7 @@ fi
 wait "$citus_pid"
 cat "$citus_out"
 citus=$(tail -1 "$citus_out")
+[ -n "$citus" ] || citus="citus: skipped (scripts/citus.sh printed nothing)"
 citus_env=()
 case "$citus" in
     "citus: install_path "*) citus_env=(BLOOMTYPE_CITUS_INSTALL="${citus#citus: install_path }") ;;
