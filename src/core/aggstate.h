@@ -57,9 +57,10 @@ extern BloomStatus bloom_hashlist_append(BloomFilter *f, const uint8_t *src,
 										 uint64_t *distinct, uint64_t *limit);
 
 /*
- * Appends one hash to the hash list f in place, if it has room (else
- * false: bloom_hashlist_append grows it).  Inline: bloom_agg calls it once
- * a row.  The caller counts h.
+ * Appends one hash to the hash list f, or to a light state (kinds 7, 8:
+ * the same slots), in place, if it has room (else false:
+ * bloom_hashlist_append or bloom_sparse_append grows it).  Inline: the
+ * aggregates call it once a row.  The caller counts h.
  */
 static inline bool
 bloom_hashlist_push(BloomFilter *f, uint64_t h)
@@ -111,26 +112,8 @@ extern BloomStatus bloom_new_sparse(uint64_t capacity, double fpr, bool layer,
 extern BloomStatus bloom_sparse_densify(BloomFilter *f, const BloomAlloc *a);
 extern BloomStatus bloom_sparse_append(BloomFilter *f, const uint8_t *src,
 									   uint64_t n, const BloomAlloc *a);
-extern BloomStatus bloom_sparse_to_blocked(const BloomFilter *st, bool layer,
-										   const BloomAlloc *a, BloomFilter *out);
 extern void bloom_sparse_write(uint8_t *buf, const BloomFilter *f, uint64_t nslots,
 							   BloomFilter *out);
-
-/*
- * Appends one hash to the light state f in place, if it has a free slot
- * (else false: bloom_sparse_append grows it, or makes it dense).  Inline:
- * bloom_agg calls it once a row.  The caller counts the row.
- */
-static inline bool
-bloom_sparse_push(BloomFilter *f, uint64_t h)
-{
-	if (f->nhashes >= f->nslots)
-		return false;
-	bloom_put_le64(f->data + 8 * f->nhashes, h);
-	f->nhashes++;
-	bloom_store_fill(f);
-	return true;
-}
 
 /* distinct counting */
 extern size_t bloom_unique_u64(uint64_t *a, size_t n);

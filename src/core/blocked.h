@@ -152,18 +152,14 @@ bloom_bits_block(const uint8_t *data, uint64_t nblocks, uint64_t h)
 }
 
 /*
- * The first checks of a value with blocks of bits (kinds 1 and 3), in
- * order: its flags (none in version 1, v2_flag in version 2: a value is
- * written in the oldest version that can hold it), its rate (a state
- * planned as a scalable filter's first layer needs a rate a scalable
- * filter can have), its geometry (hashes per key, block size, block
- * count).  Inline: decode runs once per aggregated row.
+ * The rate (a state planned as a scalable filter's first layer needs a
+ * rate a scalable filter can have) and the geometry (hashes per key, block
+ * size, block count) of a value with blocks of bits, or a light state of
+ * one (kind 7).  Inline: decode runs once per aggregated row.
  */
 static inline BloomStatus
-bloom_validate_bits(const BloomFilter *f, uint16_t v2_flag)
+bloom_validate_rate_geometry(const BloomFilter *f)
 {
-	if (f->flags != (f->version == BLOOM_FORMAT_VERSION ? 0 : v2_flag))
-		return BLOOM_E_FLAGS;
 	if (!bloom_fpr_valid(f->fpr) ||
 		((f->flags & BLOOM_FLAG_SCALABLE_STATE) && f->fpr < BLOOM_MIN_SCALABLE_FPR))
 		return BLOOM_E_PARAMS;
@@ -172,6 +168,20 @@ bloom_validate_bits(const BloomFilter *f, uint16_t v2_flag)
 		f->nblocks < 1 || f->nblocks > BLOOM_MAX_BLOCKS)
 		return BLOOM_E_GEOMETRY;
 	return BLOOM_OK;
+}
+
+/*
+ * The first checks of a value with blocks of bits (kinds 1 and 3), in
+ * order: its flags (none in version 1, v2_flag in version 2: a value is
+ * written in the oldest version that can hold it), then its rate and
+ * geometry.
+ */
+static inline BloomStatus
+bloom_validate_bits(const BloomFilter *f, uint16_t v2_flag)
+{
+	if (f->flags != (f->version == BLOOM_FORMAT_VERSION ? 0 : v2_flag))
+		return BLOOM_E_FLAGS;
+	return bloom_validate_rate_geometry(f);
 }
 
 /*

@@ -14,7 +14,11 @@
 /* above BLOOM_EXACT_COUNT_MAX, size for an estimate (0.41% error) times this */
 #define BLOOM_ESTIMATE_MARGIN	1.03
 
-/* A buffered state's bits with its pending hashes inserted, as kind 1 */
+/*
+ * A fixed-capacity state as kind 1: a buffered state's bits with its
+ * pending hashes inserted, or a light state's hashes inserted into empty
+ * bits (the same bits its buffered state would have)
+ */
 static BloomStatus
 buffered_to_blocked(const BloomFilter *st, bool layer, const BloomAlloc *a,
 					BloomFilter *out)
@@ -24,18 +28,23 @@ buffered_to_blocked(const BloomFilter *st, bool layer, const BloomAlloc *a,
 
 	if (buf == NULL)
 		return BLOOM_E_NOMEM;
-	memcpy(buf + BLOOM_HEADER_SIZE, st->data, size - BLOOM_HEADER_SIZE);
+	if (st->kind == BLOOM_KIND_SPARSE)
+		memset(buf + BLOOM_HEADER_SIZE, 0, size - BLOOM_HEADER_SIZE);
+	else
+		memcpy(buf + BLOOM_HEADER_SIZE, st->data, size - BLOOM_HEADER_SIZE);
 	*out = *st;
 	out->base = buf;
 	out->data = buf + BLOOM_HEADER_SIZE;
 	out->kind = BLOOM_KIND_BLOCKED;
-	out->npending = 0;
+	out->npending = out->nslots = out->nhashes = 0;
 	out->version = BLOOM_FORMAT_VERSION;
 	out->flags = 0;
 	if (layer)
 		out->fpr = bloom_layer_fpr(st->fpr, 0);	/* what it was planned for */
-	for (uint64_t i = 0; i < st->npending; i++)
-		bloom_insert_hash(out, bloom_get_le64(bloom_pending(st) + 8 * i));
+	if (st->kind == BLOOM_KIND_SPARSE)
+		bloom_insert_many(out, st->data, st->nhashes);
+	else
+		bloom_insert_many(out, bloom_pending(st), st->npending);
 	bloom_write_header(out);
 	return BLOOM_OK;
 }
@@ -166,10 +175,8 @@ static BloomStatus
 state_to_blocked(const BloomFilter *st, bool layer, BloomPlan *plan,
 				 const BloomAlloc *a, BloomMaterialized *m, BloomFilter *out)
 {
-	if (st->kind == BLOOM_KIND_BUFFERED)
+	if (bloom_is_fixed_state(st))
 		return buffered_to_blocked(st, layer, a, out);
-	if (st->kind == BLOOM_KIND_SPARSE)
-		return bloom_sparse_to_blocked(st, layer, a, out);
 	return hashlist_to_blocked(st, layer, plan, a, m, out);
 }
 

@@ -196,34 +196,6 @@ bloom_sparse_append(BloomFilter *f, const uint8_t *src, uint64_t n, const BloomA
 }
 
 /*
- * The blocked filter (kind 1) a light state's bits would be: as
- * buffered_to_blocked makes of the buffered state it stands for
- */
-BloomStatus
-bloom_sparse_to_blocked(const BloomFilter *st, bool layer, const BloomAlloc *a,
-						BloomFilter *out)
-{
-	size_t		size = bloom_blocked_size(st->nblocks);
-	uint8_t    *buf = bloom_alloc_value(a, size);
-
-	if (buf == NULL)
-		return BLOOM_E_NOMEM;
-	memset(buf + BLOOM_HEADER_SIZE, 0, size - BLOOM_HEADER_SIZE);
-	*out = *st;
-	out->base = buf;
-	out->data = buf + BLOOM_HEADER_SIZE;
-	out->kind = BLOOM_KIND_BLOCKED;
-	out->version = BLOOM_FORMAT_VERSION;
-	out->flags = 0;
-	out->nslots = out->nhashes = 0;
-	if (layer)
-		out->fpr = bloom_layer_fpr(st->fpr, 0);	/* what it was planned for */
-	bloom_insert_many(out, st->data, st->nhashes);
-	bloom_write_header(out);
-	return BLOOM_OK;
-}
-
-/*
  * Version 4 only (bloom_decode checks).  The fields kind 3 has, checked as
  * kind 3 checks them, and the hashes: whole slots, at most the limit, the
  * hashes in use among them and counted as rows.
@@ -231,14 +203,15 @@ bloom_sparse_to_blocked(const BloomFilter *st, bool layer, const BloomAlloc *a,
 static BloomStatus
 sparse_decode(const uint8_t *buf, size_t len, BloomFilter *f)
 {
+	BloomStatus st;
+
 	(void) buf;
+	/* either plan, in version 4 alike (kind 3 ties the flag to version 2) */
 	if (f->flags != 0 && f->flags != BLOOM_FLAG_SCALABLE_STATE)
 		return BLOOM_E_FLAGS;
-	if (!bloom_fpr_valid(f->fpr) ||
-		((f->flags & BLOOM_FLAG_SCALABLE_STATE) && f->fpr < BLOOM_MIN_SCALABLE_FPR))
-		return BLOOM_E_PARAMS;
-	if (f->k < 1 || f->k > BLOOM_MAX_HASHES || f->block_log2 != BLOOM_BLOCK_LOG2 ||
-		f->nblocks < 1 || f->nblocks > BLOOM_MAX_BUFFERED_BLOCKS)
+	if ((st = bloom_validate_rate_geometry(f)) != BLOOM_OK)
+		return st;
+	if (f->nblocks > BLOOM_MAX_BUFFERED_BLOCKS)
 		return BLOOM_E_GEOMETRY;
 	if (f->capacity < 1 || f->capacity > f->nblocks * BLOOM_BLOCK_BITS)
 		return BLOOM_E_PARAMS;

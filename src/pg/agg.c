@@ -59,7 +59,7 @@ bt_light_push(BloomFilter *f, struct varlena *state, uint64 h, const char *aggna
 	uint8		le[8];
 	BloomStatus st;
 
-	if (bloom_sparse_push(f, h))
+	if (bloom_hashlist_push(f, h))
 		return state;
 	bloom_put_le64(le, h);
 	if ((st = bloom_sparse_append(f, le, 1, &a)) != BLOOM_OK)

@@ -110,7 +110,7 @@ light_add(BloomFilter *f, uint64_t h, const BloomAlloc *a)
 {
 	if (f->kind == BLOOM_KIND_BUFFERED)
 		bloom_buffered_push(f, h);
-	else if (!bloom_sparse_push(f, h))
+	else if (!bloom_hashlist_push(f, h))
 	{
 		uint8_t		le[8];
 
@@ -260,7 +260,7 @@ counting_light_add(BloomFilter *f, uint64_t h, const BloomAlloc *a)
 		counting_add(f, h);
 		return;
 	}
-	if (!bloom_sparse_push(f, h))
+	if (!bloom_hashlist_push(f, h))
 	{
 		uint8_t		le[8];
 
