@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every bloomtype test suite: the C unit tests of the core, a replay of
 # the fuzz corpus under ASan and UBSan, the pg_regress suites on a throwaway
-# PostgreSQL 15 cluster (pg_virtualenv), and the TAP tests, among them a
+# PostgreSQL 15 cluster (pg_virtualenv), the client readers (Python, Node,
+# Go: their tests, and their answers against the server's), and the TAP tests, among them a
 # coordinator and two workers of Citus when its source is at hand
 # (../shared/vendor: scripts/citus.sh builds it once per machine).
 # Installs its own dependencies.  Ends with "N passed, N failed".
@@ -54,7 +55,25 @@ if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
 passed=$((passed + p)); failed=$((failed + f))
 [ -f regression.diffs ] && [ "$f" -gt 0 ] && head -200 regression.diffs
 
-# 4. TAP tests (PostgreSQL::Test::Cluster): concurrency, crash, replication,
+# 4. the client readers (clients/python, clients/node, clients/go): their
+# own tests over test/vectors (no server), then against a throwaway cluster:
+# the vectors are current, each reader answers as the server for 1M keys of
+# every filter, the cookbook's guards work (scripts/clients.sh)
+for lang in node; do
+    if bash "clients/$lang/run-tests.sh" unit > "$log/client_$lang.out" 2>&1; then
+        echo "clients: $lang unit tests ... ok"; passed=$((passed + 1))
+    else
+        tail -60 "$log/client_$lang.out"
+        echo "clients: $lang unit tests ... FAILED"; failed=$((failed + 1))
+    fi
+done
+pg_virtualenv -v 15 -o shared_preload_libraries= bash scripts/clients.sh check 2>&1 | tee "$log/clients.out"
+p=$(grep -c '^clients: .* \.\.\. ok$' "$log/clients.out")
+f=$(grep -c '^clients: .* \.\.\. FAILED$' "$log/clients.out")
+[ "$p" -eq 0 ] && [ "$f" -eq 0 ] && f=1             # did not run
+passed=$((passed + p)); failed=$((failed + f))
+
+# 5. TAP tests (PostgreSQL::Test::Cluster): concurrency, crash, replication,
 # dump/restore, limits.  They make their own clusters with initdb, which
 # refuses to run as root: as root they run as postgres in a copy of the tree.
 tapdir=.

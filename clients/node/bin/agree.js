@@ -1,0 +1,127 @@
+#!/usr/bin/env node
+'use strict';
+/*
+ * agree DIR: checks this reader against the server's answers.
+ *
+ * DIR/manifest.json: {"filters": [{"name", "type", "file", "keys", "n",
+ * "answers"}]}: "file" holds the value's bytes, "answers" n ASCII '0' or
+ * '1', the server's answer for key i, i from 0 to n - 1, made by the rule
+ * of "keys":
+ *
+ *   int    i * 1000003 - 400000000
+ *   text   "ключ-" + i (UTF-8)
+ *   bytea  i as 8 bytes, big-endian (int8send)
+ *   uuid   the md5 of the decimal digits of i, as a uuid
+ *   float  (i - 500000) / 7
+ *
+ * Each value is read with its type's reader.  One line per filter, then
+ * "agree: F filters, D disagreements"; the exit status is 0 only when
+ * every answer agrees.  Timings go to standard error.
+ */
+
+const fs = require('fs');
+const path = require('path');
+const crypto = require('crypto');
+const bt = require('..');
+
+const READERS = {
+  bloomfilter: bt.BloomFilter,
+  countingbloom: bt.CountingBloomFilter,
+  cuckoofilter: bt.CuckooFilter,
+};
+
+/* A function i -> contains(key i) for f, by the key rule */
+function prober(f, rule) {
+  switch (rule) {
+    case 'int':
+      return (i) => f.contains(i * 1000003 - 400000000);
+    case 'text':
+      return (i) => f.contains('ключ-' + i);
+    case 'bytea': {
+      const b = Buffer.alloc(8);
+      return (i) => {
+        b.writeBigInt64BE(BigInt(i));
+        return f.contains(b);
+      };
+    }
+    case 'uuid':
+      // crypto.hash (Node 20.12) is the one-shot form, three times faster
+      if (typeof crypto.hash === 'function') {
+        return (i) => f.containsUuid(crypto.hash('md5', String(i), 'buffer'));
+      }
+      return (i) => f.containsUuid(crypto.createHash('md5').update(String(i)).digest());
+    case 'float':
+      return (i) => f.containsFloat((i - 500000) / 7.0);
+    default:
+      throw new Error(`unknown key rule ${JSON.stringify(rule)}`);
+  }
+}
+
+function checkFilter(dir, e) {
+  const Reader = READERS[e.type];
+  if (!Reader) throw new Error(`unknown type ${JSON.stringify(e.type)}`);
+  const n = e.n;
+  const answers = fs.readFileSync(path.join(dir, e.answers));
+  if (!Number.isSafeInteger(n) || n < 0 || answers.length < n) {
+    throw new Error(`answers file ${e.answers} holds ${answers.length} answers, n is ${n}`);
+  }
+  const f = Reader.fromBytes(fs.readFileSync(path.join(dir, e.file)));
+  const probe = prober(f, e.keys);
+  let present = 0;
+  let disagree = 0;
+  let first = -1;
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) {
+    const got = probe(i);
+    const want = answers[i] === 0x31;
+    if (answers[i] !== 0x30 && answers[i] !== 0x31) {
+      throw new Error(`answers file ${e.answers}: byte ${i} is not '0' or '1'`);
+    }
+    if (got) present++;
+    if (got !== want) {
+      disagree++;
+      if (first < 0) first = i;
+    }
+  }
+  const ns = Number(process.hrtime.bigint() - t0);
+  return { present, disagree, first, ns };
+}
+
+function main(argv) {
+  if (argv.length !== 1) {
+    process.stderr.write('usage: node bin/agree.js DIR   (DIR/manifest.json)\n');
+    return 2;
+  }
+  const dir = argv[0];
+  const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
+  let total = 0;
+  let keys = 0;
+  let ns = 0;
+  for (const e of manifest.filters) {
+    let r;
+    try {
+      r = checkFilter(dir, e);
+    } catch (err) {
+      // a value that does not load disagrees with every answer
+      process.stdout.write(`${e.name}: ${e.n} of ${e.n} keys disagree (not read: ${err.message})\n`);
+      total += e.n > 0 ? e.n : 1;
+      continue;
+    }
+    keys += e.n;
+    ns += r.ns;
+    if (r.disagree === 0) {
+      process.stdout.write(`${e.name}: ${e.n} keys, ${r.present} present, agree\n`);
+    } else {
+      process.stdout.write(`${e.name}: ${r.disagree} of ${e.n} keys disagree (first at i=${r.first})\n`);
+    }
+    total += r.disagree;
+  }
+  process.stdout.write(`agree: ${manifest.filters.length} filters, ${total} disagreements\n`);
+  if (keys > 0) {
+    process.stderr.write(`agree: ${keys} keys in ${(ns / 1e9).toFixed(2)} s, ` +
+      `${Math.round(ns / keys)} ns a key (key made, hashed and looked up)\n`);
+  }
+  return total === 0 ? 0 : 1;
+}
+
+process.exitCode = main(process.argv.slice(2));

@@ -1,0 +1,144 @@
+// Types of bloomtype, the Node reader of bloomtype's PostgreSQL filter values.
+
+/** A value as the server sends it: SELECT f::bytea (a Buffer with pg) */
+export type FilterBytes = Uint8Array | ArrayBuffer;
+
+/**
+ * A key for contains(): a number (a safe integer) or bigint (int64) is an
+ * integer key, a string a text key (UTF-8), a Uint8Array (or Buffer) a bytea key.
+ */
+export type Key = number | bigint | string | Uint8Array;
+
+export interface LayerInfo {
+  blocks: number;
+  capacity: number;
+  items: number;
+  k: number;
+}
+
+export interface SubFilterInfo {
+  buckets: number;
+  capacity: number;
+  items: number;
+  fingerprintBits: number;
+}
+
+/**
+ * The header as stored, and the fields of the value's kind.  64-bit counts
+ * are numbers (exact up to 2^53); the seed is a bigint.
+ */
+export interface FilterInfo {
+  type: 'bloomfilter' | 'countingbloom' | 'cuckoofilter';
+  formatVersion: number;
+  kind: number;
+  kindName: string;
+  keyClass: 'none' | 'integer' | 'text' | 'bytea' | 'uuid' | 'float' | 'other';
+  /** class "other": the type's OID (a built-in type) or tag */
+  keyType: number;
+  seed: bigint;
+  capacity: number;
+  fpr: number;
+  items: number;
+  flags: number;
+  /** the length of the value's bytes (bloom_info's bytes counts 4 more, the varlena header) */
+  bytes: number;
+  /** kinds 1, 3, 5, 7, 8 */
+  k?: number;
+  blocks?: number;
+  /** kind 1: a fixed filter (flag NONSCALING) */
+  nonscaling?: boolean;
+  /** kind 3 */
+  pendingHashes?: number;
+  /** kinds 3, 7: planned as a scalable filter's first layer */
+  scalableState?: boolean;
+  /** kinds 2, 7, 8 */
+  slots?: number;
+  hashes?: number;
+  /** kind 4 */
+  expansion?: number;
+  layers?: LayerInfo[];
+  /** kind 5 */
+  removes?: number;
+  /** kind 6 */
+  bucketSize?: number;
+  maxKicks?: number;
+  deletes?: number;
+  absorbed?: number;
+  stuck?: number;
+  subFilters?: SubFilterInfo[];
+}
+
+export abstract class Filter {
+  /** The SQL type this reader mirrors */
+  readonly type: 'bloomfilter' | 'countingbloom' | 'cuckoofilter';
+  /** The header's key class */
+  readonly keyClass: FilterInfo['keyClass'];
+  /**
+   * false: certainly absent; true: maybe present.  Throws KeyClassError for
+   * a key of another class than the filter holds (a filter that holds none
+   * answers false), TypeError or RangeError for a value that is not a key.
+   */
+  contains(key: Key): boolean;
+  /** A uuid key: text as PostgreSQL's uuid input reads it, or its 16 bytes */
+  containsUuid(uuid: string | Uint8Array): boolean;
+  /** A float key (real, double precision): -0 is 0, every NaN one key */
+  containsFloat(x: number): boolean;
+  /** A key by its hash, SELECT bloom_key_hash(key, seed) (signed or unsigned 64-bit); no class check */
+  containsHash(hash: bigint): boolean;
+  containsMany(keys: Iterable<Key>): boolean[];
+  info(): FilterInfo;
+}
+
+/** bloomfilter: kinds 1, 3, 4, 7 and an empty hash list (kind 2) */
+export class BloomFilter extends Filter {
+  static fromBytes(buf: FilterBytes): BloomFilter;
+  /** The text form: \x and hex digits */
+  static fromHex(text: string): BloomFilter;
+  private constructor();
+}
+
+/** countingbloom: kinds 5, 8 and an empty hash list (kind 2) */
+export class CountingBloomFilter extends Filter {
+  static fromBytes(buf: FilterBytes): CountingBloomFilter;
+  static fromHex(text: string): CountingBloomFilter;
+  private constructor();
+}
+
+/** cuckoofilter: kind 6 and an empty hash list (kind 2, versions 1 and 3) */
+export class CuckooFilter extends Filter {
+  static fromBytes(buf: FilterBytes): CuckooFilter;
+  static fromHex(text: string): CuckooFilter;
+  private constructor();
+}
+
+/** A value of any of the three types, read by its type's reader */
+export function load(buf: FilterBytes): BloomFilter | CountingBloomFilter | CuckooFilter;
+export function fromHex(text: string): BloomFilter | CountingBloomFilter | CuckooFilter;
+
+/**
+ * The key's hash as bloom_key_hash(key, seed) returns it (signed).
+ * keyClass is needed for uuid and float keys.
+ */
+export function keyHash(key: Key | number, seed?: bigint | number,
+  keyClass?: 'integer' | 'text' | 'bytea' | 'uuid' | 'float'): bigint;
+
+/** A value the server's input function would refuse (code BLOOMTYPE_FORMAT) */
+export class FormatError extends Error {
+  readonly code: 'BLOOMTYPE_FORMAT';
+  /** The reader's type, or 'bloomtype' for fromHex()'s text form */
+  readonly type: string;
+  /** SHORT, MAGIC, VERSION, KIND, HASH, KEYCLASS, GEOMETRY, PARAMS, FLAGS, LENGTH, COUNT,
+   *  OTHERTYPE, CONTENT (the server's), HASHLIST, TEXT, TOOLARGE (the client's) */
+  readonly status: string;
+  /** The server's detail for the status */
+  readonly detail: string;
+  readonly hint?: string;
+}
+
+/** A key of another class than the filter holds (code BLOOMTYPE_KEY_CLASS) */
+export class KeyClassError extends TypeError {
+  readonly code: 'BLOOMTYPE_KEY_CLASS';
+  readonly filterKeyClass: string;
+  readonly filterKeyType: number;
+  readonly keyClass: string;
+}

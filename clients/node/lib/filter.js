@@ -1,0 +1,121 @@
+'use strict';
+/*
+ * What the three readers share: the key classes' checks and the lookups
+ * by key, uuid, float or hash.  A subclass decodes its value and sets
+ * this._probe(hi, lo), the answer for a hash given as two unsigned 32-bit
+ * halves (a filter that cannot hold anything answers false).
+ *
+ * As the server's bloom_contains (src/bloom/funcs.c contains_common): a
+ * filter of key class "none" holds nothing and answers false to every
+ * key; otherwise a key of another class is an error, never a silent
+ * "absent".
+ */
+
+const keys = require('./keys');
+const u64 = require('./u64');
+const { KeyClassError } = require('./errors');
+const { KIND_NAMES } = require('./header');
+
+const { KEY_NONE, KEY_UUID, KEY_FLOAT, KEY_CLASS_NAMES } = keys;
+
+class Filter {
+  /* hdr: the decoded header (lib/header.js); size: the value's bytes */
+  _init(type, hdr, size) {
+    this._type = type;
+    this._keyClass = hdr.keyClass;
+    this._keyType = hdr.keyType;
+    this._seed = hdr.seed; // unsigned, as the hash function takes it
+    this._size = size;
+    this._header = {
+      type,
+      formatVersion: hdr.version,
+      kind: hdr.kind,
+      kindName: KIND_NAMES[hdr.kind],
+      keyClass: KEY_CLASS_NAMES[hdr.keyClass],
+      keyType: hdr.keyType,
+      seed: hdr.seed,
+      capacity: Number(hdr.capacity),
+      fpr: hdr.fpr,
+      items: Number(hdr.items),
+      flags: hdr.flags,
+      bytes: size,
+    };
+  }
+
+  /** The SQL type this reader mirrors: bloomfilter, countingbloom or cuckoofilter */
+  get type() {
+    return this._type;
+  }
+
+  /** The key class of the header: none, integer, text, bytea, uuid, float or other */
+  get keyClass() {
+    return KEY_CLASS_NAMES[this._keyClass];
+  }
+
+  _check(cls) {
+    if (cls !== this._keyClass) {
+      throw new KeyClassError(this._type, this._keyClass, this._keyType, cls);
+    }
+  }
+
+  /**
+   * May the key be present?  number (a safe integer) or bigint: an integer
+   * key; string: text (UTF-8); Uint8Array or Buffer: bytea.
+   */
+  contains(key) {
+    const cls = keys.classOf(key);
+    if (this._keyClass === KEY_NONE) return false;
+    this._check(cls);
+    keys.hashKey(key, cls, this._seed);
+    return this._probe(u64.out.hi, u64.out.lo);
+  }
+
+  /** A uuid key: its text (as PostgreSQL's uuid input reads it) or its 16 bytes */
+  containsUuid(u) {
+    const bytes = keys.uuidBytes(u);
+    if (this._keyClass === KEY_NONE) return false;
+    this._check(KEY_UUID);
+    keys.hashBytes(bytes, this._seed);
+    return this._probe(u64.out.hi, u64.out.lo);
+  }
+
+  /** A float key (real or double precision): any number, -0 and NaN included */
+  containsFloat(x) {
+    if (typeof x !== 'number') throw new TypeError('a float key is a number');
+    if (this._keyClass === KEY_NONE) return false;
+    this._check(KEY_FLOAT);
+    keys.hashFloat(x, this._seed);
+    return this._probe(u64.out.hi, u64.out.lo);
+  }
+
+  /**
+   * A key given by its hash, as SELECT bloom_key_hash(key, seed) returns it
+   * (a bigint, signed or unsigned 64-bit; the seed is the filter's, see
+   * info().seed).  No key class check: this is how keys of class "other"
+   * (dates, numerics, ...) are probed.
+   */
+  containsHash(h) {
+    keys.checkHash(h);
+    if (this._keyClass === KEY_NONE) return false;
+    u64.fromBig(h);
+    return this._probe(u64.out.hi, u64.out.lo);
+  }
+
+  /** contains() of every key of an iterable, as an array of booleans */
+  containsMany(keyList) {
+    if (keyList == null || typeof keyList === 'string' ||
+        typeof keyList[Symbol.iterator] !== 'function') {
+      throw new TypeError('containsMany takes an array (or iterable) of keys');
+    }
+    const out = [];
+    for (const key of keyList) out.push(this.contains(key));
+    return out;
+  }
+
+  /** The header as stored, and the kind's own fields (camelCase) */
+  info() {
+    return { ...this._header, ...this._kindInfo() };
+  }
+}
+
+module.exports = { Filter };

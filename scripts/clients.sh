@@ -1,0 +1,91 @@
+#!/bin/bash
+# The client readers against a real server (run by scripts/test.sh inside
+# pg_virtualenv; PG* point at a server with bloomtype installed):
+#   1. test/vectors/*.json are what the extension makes now
+#      (scripts/vectors.sh --check);
+#   2. agreement: filters of every kind and key class are built and
+#      exported with the server's answers for N keys (half present), and
+#      each reader answers alike (clients/*/run-tests.sh agree DIR);
+#   3. the cookbook's guards (clients/*/run-tests.sh guard).
+# Usage: scripts/clients.sh [export DIR | check] [N]
+#   export DIR: only build the export (for benchmarks and debugging).
+# Prints one "ok"/"FAILED" line a check.
+set -uo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+mode=${1:-check}
+n=${BLOOMTYPE_AGREE_KEYS:-1000000}
+
+export_filters() {
+	local dir=$1 db=bloomtype_agree
+	mkdir -p "$dir"
+	PGOPTIONS="-c client_min_messages=warning" psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $db" \
+		-c "CREATE DATABASE $db TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'" || return 1
+	psql -X -q -v ON_ERROR_STOP=1 -v n="$n" -d $db -f "$here/test/agree/build.sql" >/dev/null || return 1
+	local names
+	names=$(psql -X -At -d $db -c "SELECT name FROM agree ORDER BY ord") || return 1
+	local first=1
+	{
+		echo '{"filters": ['
+		for name in $names; do
+			read -r type keys < <(psql -X -At -F ' ' -d $db -c "SELECT type, keys FROM agree WHERE name = '$name'")
+			psql -X -At -d $db -c "COPY (SELECT encode(f, 'hex') FROM agree WHERE name = '$name') TO STDOUT" |
+				xxd -r -p >"$dir/$name.bin"
+			local fn=bloom_contains
+			[ "$type" = countingbloom ] && fn=counting_contains
+			[ "$type" = cuckoofilter ] && fn=cuckoo_contains
+			# the value is cast once (a cast checks it in full), then probed
+			# key by key; a light state through the batch form (one call
+			# materialises it: bloom_contains would do so a key, 0.2 s each
+			# for 500,000 hashes)
+			local probe="SELECT string_agg(CASE WHEN $fn(v.f, key_$keys(g)) THEN '1' ELSE '0' END, '' ORDER BY g)
+			             FROM v, generate_series(0, $n - 1) g"
+			case $name in *_light)
+				probe="SELECT string_agg(CASE WHEN a THEN '1' ELSE '0' END, '' ORDER BY o)
+				       FROM v, unnest(${fn}_each(v.f, ARRAY(SELECT key_$keys(g) FROM generate_series(0, $n - 1) g)))
+				               WITH ORDINALITY u(a, o)" ;;
+			esac
+			psql -X -At -d $db -c "COPY (WITH v AS MATERIALIZED (SELECT f::$type AS f FROM agree WHERE name = '$name')
+			                             $probe) TO STDOUT" |
+				tr -d '\n' >"$dir/$name.ans"
+			[ $first = 1 ] || echo ','
+			first=0
+			printf '{"name": "%s", "type": "%s", "file": "%s.bin", "keys": "%s", "n": %d, "answers": "%s.ans"}' \
+				"$name" "$type" "$name" "$keys" "$n" "$name"
+		done
+		echo ']}'
+	} >"$dir/manifest.json"
+	psql -X -q -d postgres -c "DROP DATABASE $db"
+	# every answer file is whole
+	for f in "$dir"/*.ans; do
+		[ "$(stat -c %s "$f")" = "$n" ] || { echo "$f: not $n answers" >&2; return 1; }
+	done
+}
+
+step() {
+	local what=$1
+	shift
+	if "$@"; then echo "clients: $what ... ok"; else echo "clients: $what ... FAILED"; fi
+}
+
+case $mode in
+export)
+	export_filters "$2"
+	;;
+check)
+	dir=$(mktemp -d)
+	trap 'rm -rf "$dir"' EXIT
+	step "test vectors up to date" bash "$here/scripts/vectors.sh" --check
+	step "export of $n keys a filter" export_filters "$dir"
+	for lang in node; do
+		step "$lang agrees with the server" bash "$here/clients/$lang/run-tests.sh" agree "$dir"
+	done
+	for lang in node; do
+		step "$lang guard (docs/COOKBOOK.md)" env BLOOMTYPE_GUARD_TEST=1 bash "$here/clients/$lang/run-tests.sh" guard
+	done
+	# step "docs/COOKBOOK.md shows the tested guards" python3 "$here/scripts/cookbook_check.py"
+	;;
+*)
+	echo "usage: $0 [check | export DIR] " >&2
+	exit 2
+	;;
+esac
