@@ -76,10 +76,10 @@ check)
 	trap 'rm -rf "$dir"' EXIT
 	step "test vectors up to date" bash "$here/scripts/vectors.sh" --check
 	step "export of $n keys a filter" export_filters "$dir"
-	for lang in node; do
+	for lang in python node; do
 		step "$lang agrees with the server" bash "$here/clients/$lang/run-tests.sh" agree "$dir"
 	done
-	for lang in node; do
+	for lang in python node; do
 		step "$lang guard (docs/COOKBOOK.md)" env BLOOMTYPE_GUARD_TEST=1 bash "$here/clients/$lang/run-tests.sh" guard
 	done
 	# step "docs/COOKBOOK.md shows the tested guards" python3 "$here/scripts/cookbook_check.py"

@@ -1,0 +1,116 @@
+"""What the three readers share: construction from bytes or the text form,
+lookups by key or by hash, and immutability."""
+
+import copy
+import struct
+
+from .header import KEY_CLASS_NAMES, KEY_NONE, as_bytes, parse_text
+from .keys import class_error, hash_int, key_bytes, xxh3
+
+_pack_q = struct.Struct("<q").pack
+
+
+class Filter:
+    """A filter read from a value's bytes; immutable.
+
+    contains(key) answers False when the key is certainly absent and True
+    when it may be present, exactly as the server's *_contains does.
+    """
+
+    __slots__ = ("_data", "_hdr", "_seed", "_class", "_ktype", "_test", "_info")
+
+    TYPE_NAME = None    # the SQL type whose input this reader mirrors
+    NOUN = None         # as the server's errors name it
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("use %s.from_bytes(data) or %s.from_hex(text)"
+                        % (type(self).__name__, type(self).__name__))
+
+    @classmethod
+    def from_bytes(cls, data):
+        """Reads a value's bytes (SELECT f::bytea), refusing what the server's
+        input for the type refuses (FormatError)."""
+        data = as_bytes(data)
+        self = object.__new__(cls)
+        self._read(data)
+        return self
+
+    @classmethod
+    def from_hex(cls, text):
+        """Reads a value's text form, \\x and hex digits (SELECT f, as psql prints it)"""
+        return cls.from_bytes(parse_text(text, cls.TYPE_NAME))
+
+    def _set(self, data, hdr, key_class, test, info):
+        # the one place the fields are written (the class has no setters)
+        s = object.__setattr__
+        s(self, "_data", data)
+        s(self, "_hdr", hdr)
+        s(self, "_seed", hdr.seed)
+        s(self, "_class", key_class)
+        s(self, "_ktype", hdr.key_type)
+        s(self, "_test", test)
+        s(self, "_info", info)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("%s is immutable" % type(self).__name__)
+
+    def __delattr__(self, name):
+        raise AttributeError("%s is immutable" % type(self).__name__)
+
+    def __reduce__(self):
+        return (type(self).from_bytes, (self._data,))
+
+    def contains(self, key):
+        """False: certainly absent; True: maybe present.  KeyClassError
+        (a TypeError) for a key of another class than the filter holds."""
+        if type(key) is int and self._class == 1:
+            try:
+                data = _pack_q(key)
+            except struct.error:
+                data = key_bytes(key)[1]  # raises the range error
+            return self._test(xxh3(data, self._seed))
+        kc, data = key_bytes(key)
+        fc = self._class
+        if kc != fc:
+            if fc == KEY_NONE:
+                return False    # nothing was ever added
+            raise class_error(self.NOUN, fc, self._ktype, kc)
+        return self._test(xxh3(data, self._seed))
+
+    __contains__ = contains
+
+    def contains_many(self, keys):
+        """contains() of each key, as a list"""
+        return [self.contains(k) for k in keys]
+
+    def contains_hash(self, h):
+        """The answer for a key whose 64-bit hash is h (SELECT bloom_key_hash(key),
+        signed, or its unsigned form), for keys of any class, "other" included;
+        no class check.  A filter that holds no class yet answers False."""
+        h = hash_int(h)
+        if self._class == KEY_NONE:
+            return False
+        return self._test(h)
+
+    @property
+    def seed(self):
+        return self._seed
+
+    @property
+    def key_class(self):
+        """The class of the keys the filter holds, as its answers see it
+        ("none": every key is absent)"""
+        return KEY_CLASS_NAMES[self._class]
+
+    def to_bytes(self):
+        """The value's bytes, as read"""
+        return self._data
+
+    def info(self):
+        """The header as stored and the kind's fields, as a new dict"""
+        return copy.deepcopy(self._info)
+
+    def __repr__(self):
+        i = self._info
+        return "<%s kind %d (%s), %s keys, %d bytes>" % (
+            type(self).__name__, i["kind"], i["kind_name"], i["key_class"], i["bytes"])
