@@ -76,13 +76,13 @@ check)
 	trap 'rm -rf "$dir"' EXIT
 	step "test vectors up to date" bash "$here/scripts/vectors.sh" --check
 	step "export of $n keys a filter" export_filters "$dir"
-	for lang in python node; do
+	for lang in python node go; do
 		step "$lang agrees with the server" bash "$here/clients/$lang/run-tests.sh" agree "$dir"
 	done
-	for lang in python node; do
+	for lang in python node go; do
 		step "$lang guard (docs/COOKBOOK.md)" env BLOOMTYPE_GUARD_TEST=1 bash "$here/clients/$lang/run-tests.sh" guard
 	done
-	# step "docs/COOKBOOK.md shows the tested guards" python3 "$here/scripts/cookbook_check.py"
+	step "docs/COOKBOOK.md shows the tested guards" python3 "$here/scripts/cookbook_check.py"
 	;;
 *)
 	echo "usage: $0 [check | export DIR] " >&2

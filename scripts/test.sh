@@ -59,7 +59,7 @@ passed=$((passed + p)); failed=$((failed + f))
 # own tests over test/vectors (no server), then against a throwaway cluster:
 # the vectors are current, each reader answers as the server for 1M keys of
 # every filter, the cookbook's guards work (scripts/clients.sh)
-for lang in python node; do
+for lang in python node go; do
     if bash "clients/$lang/run-tests.sh" unit > "$log/client_$lang.out" 2>&1; then
         echo "clients: $lang unit tests ... ok"; passed=$((passed + 1))
     else

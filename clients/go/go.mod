@@ -1,0 +1,3 @@
+module github.com/bloomtype/bloomtype/clients/go
+
+go 1.19

@@ -1,0 +1,52 @@
+#!/bin/bash
+# The Go reader's tests (clients/go).
+#
+#   run-tests.sh unit        the package's tests (test/vectors; no server)
+#   run-tests.sh agree DIR   the agreement program on DIR/manifest.json
+#   run-tests.sh guard       the guard example's test (PG* point at a server
+#                            with bloomtype; it creates and drops go_guard)
+#
+# Installs what it needs if missing (Debian: golang-go, gcc, libxxhash-dev,
+# libpq-dev). Go 1.19 from Debian, no module proxy: the standard library
+# and cgo only.
+set -euo pipefail
+if [ "${1:-}" = agree ] && [ $# -eq 2 ]; then
+	dir=$(cd "$2" && pwd) # DIR as the caller named it, before the cd below
+fi
+cd "$(dirname "$0")"
+
+need=()
+command -v go >/dev/null 2>&1 || need+=(golang-go)
+command -v gcc >/dev/null 2>&1 || need+=(gcc)
+[ -e /usr/include/xxhash.h ] || need+=(libxxhash-dev)
+[ -e /usr/include/postgresql/libpq-fe.h ] || need+=(libpq-dev)
+if [ ${#need[@]} -gt 0 ]; then
+	sudo=""
+	[ "$(id -u)" -eq 0 ] || sudo=sudo
+	$sudo apt-get install -y -q "${need[@]}" >/dev/null
+fi
+
+export GOPROXY=off GOFLAGS=-mod=mod CGO_ENABLED=1 GO111MODULE=on
+if [ -z "${HOME:-}" ] && [ -z "${XDG_CACHE_HOME:-}" ] && [ -z "${GOCACHE:-}" ]; then
+	export GOCACHE=/tmp/bloomtype-go-cache
+fi
+[ -n "${GOPATH:-}" ] || [ -n "${HOME:-}" ] || export GOPATH=/tmp/bloomtype-go-path
+
+case "${1:-}" in
+unit)
+	go vet ./...
+	go test -count=1 ./...
+	;;
+agree)
+	[ $# -eq 2 ] || { echo "usage: $0 agree DIR" >&2; exit 2; }
+	go build -o bin/agree ./cmd/agree
+	bin/agree "$dir"
+	;;
+guard)
+	BLOOMTYPE_GUARD_TEST=1 go test -count=1 -v -run TestGuard ./examples/guard/
+	;;
+*)
+	echo "usage: $0 unit | agree DIR | guard" >&2
+	exit 2
+	;;
+esac
