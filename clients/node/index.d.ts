@@ -84,7 +84,7 @@ export abstract class Filter {
   /** A float key (real, double precision): -0 is 0, every NaN one key */
   containsFloat(x: number): boolean;
   /** A key by its hash, SELECT bloom_key_hash(key, seed) (signed or unsigned 64-bit); no class check */
-  containsHash(hash: bigint): boolean;
+  containsHash(hash: bigint | string): boolean;
   containsMany(keys: Iterable<Key>): boolean[];
   info(): FilterInfo;
 }

@@ -61,23 +61,62 @@ function setHashes(bits, nblocks, k, src, at, n) {
 }
 
 /*
+ * The layer that n hashes at src[at ..] stand for (kinds 7 and 8: the
+ * filter of nblocks blocks with those hashes' bits set).  The header may
+ * claim far more blocks than the value holds hashes (a 64-byte value may
+ * name 8 million blocks): past 8 times the value's size, only the blocks
+ * the hashes touch are kept, in a map from block to its 64 bytes.
+ */
+function hashesLayer(nblocks, k, src, at, n) {
+  if (64 * nblocks <= 8 * src.length) {
+    const bits = new Uint8Array(64 * nblocks);
+    setHashes(bits, nblocks, k, src, at, n);
+    return { bits, off: 0, nblocks, k };
+  }
+  const blocks = new Map();
+  const dv = new DataView(src.buffer, src.byteOffset, src.length);
+  for (let i = 0; i < n; i++) {
+    const p = at + 8 * i;
+    const hi = dv.getUint32(p + 4, true);
+    const lo = dv.getUint32(p, true);
+    const b = mulhiSmall(hi, lo, nblocks);
+    let block = blocks.get(b);
+    if (block === undefined) {
+      block = new Uint8Array(64);
+      blocks.set(b, block);
+    }
+    setBits(block, 0, 1, k, hi, lo); // one block: its bits as in block b
+  }
+  return { blocks, nblocks, k };
+}
+
+/* One layer's test: dense bits, or the map of a sparse layer */
+function testLayer(l, hi, lo) {
+  if (l.blocks === undefined) return testBits(l.bits, l.off, l.nblocks, l.k, hi, lo);
+  const block = l.blocks.get(mulhiSmall(hi, lo, l.nblocks));
+  return block !== undefined && testBits(block, 0, 1, l.k, hi, lo);
+}
+
+/*
  * The probe of a filter made of layers of blocked bits: {bits, off,
- * nblocks, k} each (one for every kind but 4).  A key may be present when
- * it may be present in some layer (docs/FORMAT.md "Scalable filters").
+ * nblocks, k} each, or a sparse {blocks, nblocks, k} (one layer for every
+ * kind but 4).  A key may be present when it may be present in some layer
+ * (docs/FORMAT.md "Scalable filters").
  */
 function makeProbe(layers) {
   if (layers.length === 0) return () => false;
   if (layers.length === 1) {
-    const { bits, off, nblocks, k } = layers[0];
+    const l = layers[0];
+    if (l.blocks !== undefined) return (hi, lo) => testLayer(l, hi, lo);
+    const { bits, off, nblocks, k } = l;
     return (hi, lo) => testBits(bits, off, nblocks, k, hi, lo);
   }
   return (hi, lo) => {
     for (let i = 0; i < layers.length; i++) {
-      const l = layers[i];
-      if (testBits(l.bits, l.off, l.nblocks, l.k, hi, lo)) return true;
+      if (testLayer(layers[i], hi, lo)) return true;
     }
     return false;
   };
 }
 
-module.exports = { testBits, setBits, setHashes, makeProbe, PM_HI, PM_LO };
+module.exports = { testBits, setBits, setHashes, hashesLayer, makeProbe, PM_HI, PM_LO };

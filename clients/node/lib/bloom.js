@@ -18,7 +18,7 @@
 const { FormatError } = require('./errors');
 const { C, readHeader, checkCommon, fprValid, satAdd } = require('./header');
 const { asBytes, parseHex, copyOf } = require('./bytes');
-const { setHashes, makeProbe } = require('./blocked');
+const { setHashes, hashesLayer, makeProbe } = require('./blocked');
 const { decodeHashlistAsBloom, refuseHashes, hashlistInfo } = require('./hashlist');
 const { Filter } = require('./filter');
 
@@ -159,10 +159,8 @@ function decodeSparse(h, buf) {
   const nslots = (len - C.HEADER_SIZE) / 8;
   if (h.w56 > BigInt(nslots) || h.items < h.w56) throw new FormatError(T, 'COUNT');
   const nhashes = Number(h.w56);
-  const bits = new Uint8Array(64 * nblocks);
-  setHashes(bits, nblocks, h.k, buf, C.HEADER_SIZE, nhashes);
   return {
-    layers: [{ bits, off: 0, nblocks, k: h.k }],
+    layers: [hashesLayer(nblocks, h.k, buf, C.HEADER_SIZE, nhashes)],
     info: { k: h.k, blocks: nblocks, slots: nslots, hashes: nhashes,
       scalableState: h.flags === C.FLAG_SCALABLE_STATE },
   };

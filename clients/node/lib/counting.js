@@ -16,7 +16,7 @@
 const { FormatError } = require('./errors');
 const { C, readHeader, checkCommon, fprValid } = require('./header');
 const { asBytes, parseHex, copyOf } = require('./bytes');
-const { setHashes, makeProbe } = require('./blocked');
+const { hashesLayer, makeProbe } = require('./blocked');
 const { decodeHashlistAsBloom, refuseHashes, hashlistInfo } = require('./hashlist');
 const { Filter } = require('./filter');
 
@@ -89,10 +89,8 @@ function decodeLight(h, buf) {
   if (h.w56 > BigInt(nslots) || h.items < h.w56) throw new FormatError(T, 'COUNT');
   const nhashes = Number(h.w56);
   // the counting filter it stands for, of which a lookup reads the presence plane
-  const bits = new Uint8Array(64 * nblocks);
-  setHashes(bits, nblocks, h.k, buf, C.HEADER_SIZE, nhashes);
   return {
-    layers: [{ bits, off: 0, nblocks, k: h.k }],
+    layers: [hashesLayer(nblocks, h.k, buf, C.HEADER_SIZE, nhashes)],
     info: { k: h.k, blocks: nblocks, slots: nslots, hashes: nhashes },
   };
 }
@@ -107,6 +105,9 @@ function decode(buf) {
     case C.KIND_HASHLIST:
       decodeHashlistAsBloom(h, buf.length, T);
       refuseHashes(h, T);
+      // the server makes an empty hash list a new counting filter, which
+      // holds no key class (cb_materialize): every key is absent, no error
+      h.keyClass = 0;
       return { h, layers: [], info: hashlistInfo(h) };
     case C.KIND_SPARSE_COUNTING:
       return { h, ...decodeLight(h, buf) };

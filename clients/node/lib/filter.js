@@ -95,6 +95,8 @@ class Filter {
    * (dates, numerics, ...) are probed.
    */
   containsHash(h) {
+    // node-postgres gives a bigint column (bloom_key_hash's) as a string
+    if (typeof h === 'string' && /^-?[0-9]{1,20}$/.test(h)) h = BigInt(h);
     keys.checkHash(h);
     if (this._keyClass === KEY_NONE) return false;
     u64.fromBig(h);

@@ -220,7 +220,7 @@ function hashFloat(x, seed) {
 /* A 64-bit hash given by the caller (bloom_key_hash's, signed or unsigned) */
 function checkHash(h) {
   if (typeof h !== 'bigint') {
-    throw new TypeError('a hash is a bigint, as bloom_key_hash returns it');
+    throw new TypeError('a hash is a bigint (or its decimal string), as bloom_key_hash returns it');
   }
   if (h < INT64_MIN || h > UINT64_MAX) {
     throw new RangeError(`hash ${h} is out of the 64-bit range`);

@@ -178,14 +178,47 @@ test('class "none": every key absent, no class error', () => {
   }
 });
 
-test('an empty hash list with a key class checks the class and answers absent', () => {
+test('an empty hash list with a key class: bloomfilter checks the class, the others do not', () => {
+  // as the server: bloomfilter keeps the list's class; countingbloom and
+  // cuckoofilter make it a new filter of no class (cb_materialize, cf_new)
   const v = filters.find((x) => x.name === 'agg_empty');
   const buf = Buffer.from(v.hex, 'hex');
   buf[7] = 2; // text
-  for (const R of [bt.BloomFilter, bt.CountingBloomFilter, bt.CuckooFilter]) {
-    const f = R.fromBytes(buf);
-    assert.equal(f.contains('x'), false);
-    assert.throws(() => f.contains(1), KeyClassError);
+  const f = bt.BloomFilter.fromBytes(buf);
+  assert.equal(f.contains('x'), false);
+  assert.throws(() => f.contains(1), KeyClassError);
+  for (const R of [bt.CountingBloomFilter, bt.CuckooFilter]) {
+    const g = R.fromBytes(buf);
+    assert.equal(g.contains('x'), false);
+    assert.equal(g.contains(1), false);
   }
   assert.ok(FormatError.prototype instanceof Error);
+});
+
+test('a light state that claims many blocks keeps only the blocks its hashes touch', () => {
+  // kind 7, 8,388,559 blocks, capacity 1, no hashes: 64 bytes the server accepts
+  const v = Buffer.alloc(64);
+  v.write('BLMF', 0, 'latin1');
+  v[4] = 4; v[5] = 7; v[6] = 1; v[7] = 1; v[12] = 7; v[13] = 9; v[14] = 2;
+  v.writeBigUInt64LE(1n, 24);
+  v.writeDoubleLE(0.01, 32);
+  v.writeBigUInt64LE(8388559n, 48);
+  const before = process.memoryUsage().arrayBuffers;
+  const f = bt.BloomFilter.fromBytes(v);
+  assert.ok(process.memoryUsage().arrayBuffers - before < 1e6, 'no plane of 512 MB');
+  assert.equal(f.contains(1), false);
+  // with hashes: the sparse layer answers as the dense one would
+  const light = filters.find((x) => x.name === 'state_light');
+  const w = Buffer.from(light.hex, 'hex');
+  const dense = bt.BloomFilter.fromBytes(w);
+  const grown = Buffer.from(w);
+  grown.writeBigUInt64LE(grown.readBigUInt64LE(48) * 64n, 48); // blocks x 64: sparse
+  const sparse = bt.BloomFilter.fromBytes(grown);
+  let present = 0;
+  for (let i = 1; i <= 100; i++) {
+    assert.equal(dense.contains(i), true);
+    assert.equal(sparse.contains(i), true); // every listed key is found
+    present += sparse.contains(i + 100000) ? 1 : 0;
+  }
+  assert.ok(present < 10, `${present} of 100 absent keys present`);
 });

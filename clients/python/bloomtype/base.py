@@ -80,7 +80,11 @@ class Filter:
     __contains__ = contains
 
     def contains_many(self, keys):
-        """contains() of each key, as a list"""
+        """contains() of each key of an iterable, as a list (a str or bytes is
+        one key, not an iterable of keys: TypeError)"""
+        if isinstance(keys, (str, bytes, bytearray, memoryview)):
+            raise TypeError("contains_many takes an iterable of keys, not one %s key"
+                            % type(keys).__name__)
         return [self.contains(k) for k in keys]
 
     def contains_hash(self, h):

@@ -63,13 +63,27 @@ def float_bytes(v):
     return _pack_d(v)
 
 
+def text_bytes(key):
+    """A text key's UTF-8 bytes.  A string PostgreSQL's text cannot hold (a
+    NUL, a lone surrogate) is never a key of a filter: ValueError, as the
+    Node and Go readers."""
+    try:
+        data = key.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError("a text key must be valid Unicode (no lone surrogates): "
+                         "PostgreSQL's text cannot hold it") from None
+    if b"\x00" in data:
+        raise ValueError("a text key cannot contain NUL: PostgreSQL's text cannot hold it")
+    return data
+
+
 def key_bytes(key):
     """(class, bytes hashed) of a key; TypeError for a key of no class"""
     t = type(key)
     if t is int:
         return 1, int_bytes(key)
     if t is str:
-        return 2, key.encode("utf-8")
+        return 2, text_bytes(key)
     if t is bytes:
         return 3, key
     if t is _UUID:
@@ -82,13 +96,16 @@ def key_bytes(key):
 def _other_key_bytes(key):
     # subclasses, other buffers, numpy scalars; bool is not an integer here:
     # the server has no boolean key class (boolean is class "other")
-    if isinstance(key, bool) or key is None:
+    if key is None:
+        raise TypeError("None is not a filter key (the server's functions are strict: "
+                        "a NULL key gives NULL)")
+    if isinstance(key, bool):
         raise TypeError("a %s is not a filter key (the server's boolean keys are of class "
                         "\"other\": probe them with contains_hash)" % type(key).__name__)
     if isinstance(key, int):
         return 1, int_bytes(int(key))
     if isinstance(key, str):
-        return 2, str.encode(key, "utf-8")
+        return 2, text_bytes(str(key))
     if isinstance(key, (bytes, bytearray)):
         return 3, bytes(key)
     if isinstance(key, memoryview):

@@ -155,3 +155,26 @@ def test_numpy_scalars():
     assert key_hash(np.float64(-0.0)) == key_hash(0.0)
     with pytest.raises(TypeError):
         key_hash(np.bool_(True))
+
+
+def _vector(filters, name):
+    return bloomtype.load(bytes.fromhex(next(v["hex"] for v in filters if v["name"] == name)))
+
+
+def test_text_keys_postgres_cannot_hold_are_refused(filters):
+    f = _vector(filters, "bloom_text")
+    for bad in ("a\x00b", "\x00", "a\ud800"):
+        with pytest.raises(ValueError):
+            f.contains(bad)
+        with pytest.raises(ValueError):
+            bloomtype.key_hash(bad)
+    assert f.contains("ключ") is True
+
+
+def test_contains_many_takes_an_iterable_of_keys(filters):
+    f = _vector(filters, "bloom_text")
+    with pytest.raises(TypeError):
+        f.contains_many("k1")
+    assert f.contains_many(["k1", "ключ"]) == [f.contains("k1"), True]
+    with pytest.raises(TypeError):
+        f.contains(None)
