@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
 # The bloomtype demo: installs what it needs, builds and installs the
 # extension, starts a throwaway PostgreSQL 15 cluster and runs
-# scripts/demo.sql on it (the cluster is removed afterwards).
+# scripts/demo.sql on it, then scripts/demo_client.py (the index's filter
+# checked in the application by the Python reader, clients/python); the
+# cluster is removed afterwards.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh
-pg_virtualenv -v 15 psql -X -q -f scripts/demo.sql
+for pkg in python3-xxhash python3-psycopg2; do
+    dpkg -s "$pkg" >/dev/null 2>&1 ||
+        apt-get install -y -q "$pkg" >/dev/null 2>&1 ||
+        { apt-get update -q >/dev/null && apt-get install -y -q "$pkg" >/dev/null; }
+done
+pg_virtualenv -v 15 bash -c 'psql -X -q -f scripts/demo.sql && /usr/bin/python3 scripts/demo_client.py'
