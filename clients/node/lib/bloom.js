@@ -17,10 +17,10 @@
 
 const { FormatError } = require('./errors');
 const { C, readHeader, checkCommon, fprValid, satAdd } = require('./header');
-const { asBytes, parseHex, copyOf } = require('./bytes');
-const { setHashes, hashesLayer, makeProbe } = require('./blocked');
+const { copyOf } = require('./bytes');
+const { setHashes, hashesLayer } = require('./blocked');
 const { decodeHashlistAsBloom, refuseHashes, hashlistInfo } = require('./hashlist');
-const { Filter } = require('./filter');
+const { reader } = require('./filter');
 
 const T = 'bloomfilter';
 
@@ -205,30 +205,7 @@ function decode(buf) {
   }
 }
 
-class BloomFilter extends Filter {
-  /** Reads a bloomfilter value (SELECT f::bytea): Buffer, Uint8Array or ArrayBuffer */
-  static fromBytes(buf) {
-    return new BloomFilter(decode(asBytes(buf)), buf.byteLength);
-  }
-
-  /** Reads the text form, \x and hex digits (psql's output, SELECT f::text) */
-  static fromHex(text) {
-    const buf = parseHex(text, T);
-    return new BloomFilter(decode(buf), buf.length);
-  }
-
-  /** @private use fromBytes or fromHex */
-  constructor(d, size) {
-    super();
-    this._init(T, d.h, size);
-    this._kind = d.h.kind;
-    this._info = d.info;
-    this._probe = makeProbe(d.layers);
-  }
-
-  _kindInfo() {
-    return this._info;
-  }
-}
+/** A bloomfilter value, read and checked as the server reads it */
+class BloomFilter extends reader(T, decode) {}
 
 module.exports = { BloomFilter, decode, checkRateGeometry };

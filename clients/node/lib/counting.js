@@ -15,10 +15,10 @@
 
 const { FormatError } = require('./errors');
 const { C, readHeader, checkCommon, fprValid } = require('./header');
-const { asBytes, parseHex, copyOf } = require('./bytes');
-const { hashesLayer, makeProbe } = require('./blocked');
+const { copyOf } = require('./bytes');
+const { hashesLayer } = require('./blocked');
 const { decodeHashlistAsBloom, refuseHashes, hashlistInfo } = require('./hashlist');
-const { Filter } = require('./filter');
+const { reader } = require('./filter');
 
 const T = 'countingbloom';
 
@@ -119,30 +119,7 @@ function decode(buf) {
   }
 }
 
-class CountingBloomFilter extends Filter {
-  /** Reads a countingbloom value (SELECT f::bytea): Buffer, Uint8Array or ArrayBuffer */
-  static fromBytes(buf) {
-    return new CountingBloomFilter(decode(asBytes(buf)), buf.byteLength);
-  }
-
-  /** Reads the text form, \x and hex digits */
-  static fromHex(text) {
-    const buf = parseHex(text, T);
-    return new CountingBloomFilter(decode(buf), buf.length);
-  }
-
-  /** @private use fromBytes or fromHex */
-  constructor(d, size) {
-    super();
-    this._init(T, d.h, size);
-    this._kind = d.h.kind;
-    this._info = d.info;
-    this._probe = makeProbe(d.layers);
-  }
-
-  _kindInfo() {
-    return this._info;
-  }
-}
+/** A countingbloom value, read and checked as the server reads it */
+class CountingBloomFilter extends reader(T, decode) {}
 
 module.exports = { CountingBloomFilter, decode };

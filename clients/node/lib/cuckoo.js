@@ -26,11 +26,11 @@
 
 const { FormatError } = require('./errors');
 const { C, readHeader, checkCommon } = require('./header');
-const { asBytes, parseHex, copyOf } = require('./bytes');
+const { copyOf } = require('./bytes');
 const { decodeHashlistAny, refuseHashes, hashlistInfo } = require('./hashlist');
 const P = require('./cuckoo_plan');
 const u64 = require('./u64');
-const { Filter } = require('./filter');
+const { reader } = require('./filter');
 
 const T = 'cuckoofilter';
 const W_HI = 0xc2b2ae3d; // CK_MUL_W
@@ -268,30 +268,7 @@ function decode(buf) {
   return { h, probe, info };
 }
 
-class CuckooFilter extends Filter {
-  /** Reads a cuckoofilter value (SELECT f::bytea): Buffer, Uint8Array or ArrayBuffer */
-  static fromBytes(buf) {
-    return new CuckooFilter(decode(asBytes(buf)), buf.byteLength);
-  }
-
-  /** Reads the text form, \x and hex digits */
-  static fromHex(text) {
-    const buf = parseHex(text, T);
-    return new CuckooFilter(decode(buf), buf.length);
-  }
-
-  /** @private use fromBytes or fromHex */
-  constructor(d, size) {
-    super();
-    this._init(T, d.h, size);
-    this._kind = d.h.kind;
-    this._info = d.info;
-    this._probe = d.probe;
-  }
-
-  _kindInfo() {
-    return this._info;
-  }
-}
+/** A cuckoofilter value, read and checked as the server reads it */
+class CuckooFilter extends reader(T, decode) {}
 
 module.exports = { CuckooFilter, decode };

@@ -15,6 +15,8 @@ const keys = require('./keys');
 const u64 = require('./u64');
 const { KeyClassError } = require('./errors');
 const { KIND_NAMES } = require('./header');
+const { asBytes, parseHex } = require('./bytes');
+const { makeProbe } = require('./blocked');
 
 const { KEY_NONE, KEY_UUID, KEY_FLOAT, KEY_CLASS_NAMES } = keys;
 
@@ -120,4 +122,38 @@ class Filter {
   }
 }
 
-module.exports = { Filter };
+/*
+ * The base of a type's reader: fromBytes and fromHex decode with the
+ * type's decoder (which checks the value as the server's input for the
+ * type does) and make the reader of what it returns: the header (h), the
+ * probe of a hash (probe) and the kind's fields for info() (info).
+ */
+function reader(type, decode) {
+  return class extends Filter {
+    /** Reads a value (SELECT f::bytea): Buffer, Uint8Array or ArrayBuffer */
+    static fromBytes(buf) {
+      return new this(decode(asBytes(buf)), buf.byteLength);
+    }
+
+    /** Reads the text form, \x and hex digits (psql's output, SELECT f::text) */
+    static fromHex(text) {
+      const buf = parseHex(text, type);
+      return new this(decode(buf), buf.length);
+    }
+
+    /** @private use fromBytes or fromHex */
+    constructor(d, size) {
+      super();
+      this._init(type, d.h, size);
+      this._kind = d.h.kind;
+      this._info = d.info;
+      this._probe = d.probe !== undefined ? d.probe : makeProbe(d.layers);
+    }
+
+    _kindInfo() {
+      return this._info;
+    }
+  };
+}
+
+module.exports = { Filter, reader };
