@@ -9,7 +9,8 @@
 #   3. the cookbook's guards (clients/*/run-tests.sh guard).
 # Usage: scripts/clients.sh [export DIR | check] [N]
 #   export DIR: only build the export (for benchmarks and debugging).
-# Prints one "ok"/"FAILED" line a check.
+# Prints one "ok"/"FAILED" line a check, 9 in all (scripts/test.sh counts
+# a missing line as a failure).
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 mode=${1:-check}
@@ -29,7 +30,8 @@ export_filters() {
 		for name in $names; do
 			read -r type keys < <(psql -X -At -F ' ' -d $db -c "SELECT type, keys FROM agree WHERE name = '$name'")
 			psql -X -At -d $db -c "COPY (SELECT encode(f, 'hex') FROM agree WHERE name = '$name') TO STDOUT" |
-				xxd -r -p >"$dir/$name.bin"
+				perl -ne 'chomp; print pack("H*", $_)' >"$dir/$name.bin" || return 1
+			[ -s "$dir/$name.bin" ] || { echo "$name.bin: empty" >&2; return 1; }
 			local fn=bloom_contains
 			[ "$type" = countingbloom ] && fn=counting_contains
 			[ "$type" = cuckoofilter ] && fn=cuckoo_contains
@@ -46,7 +48,7 @@ export_filters() {
 			esac
 			psql -X -At -d $db -c "COPY (WITH v AS MATERIALIZED (SELECT f::$type AS f FROM agree WHERE name = '$name')
 			                             $probe) TO STDOUT" |
-				tr -d '\n' >"$dir/$name.ans"
+				tr -d '\n' >"$dir/$name.ans" || return 1
 			[ $first = 1 ] || echo ','
 			first=0
 			printf '{"name": "%s", "type": "%s", "file": "%s.bin", "keys": "%s", "n": %d, "answers": "%s.ans"}' \
@@ -82,7 +84,7 @@ check)
 	for lang in python node go; do
 		step "$lang guard (docs/COOKBOOK.md)" env BLOOMTYPE_GUARD_TEST=1 bash "$here/clients/$lang/run-tests.sh" guard
 	done
-	step "docs/COOKBOOK.md shows the tested guards" python3 "$here/scripts/cookbook_check.py"
+	step "docs/COOKBOOK.md shows the tested guards" /usr/bin/python3 "$here/scripts/cookbook_check.py"
 	;;
 *)
 	echo "usage: $0 [check | export DIR] " >&2

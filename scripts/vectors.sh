@@ -74,7 +74,7 @@ extract cuckoo cases '^CREATE TEMP TABLE sink'
 psql -X -q -d postgres -c "DROP DATABASE $db"
 
 version=$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$here/bloomtype.control")
-python3 "$here/test/vectors/tojson.py" "$work" "$out" "$version"
+/usr/bin/python3 "$here/test/vectors/tojson.py" "$work" "$out" "$version"
 
 if [ $check = 1 ]; then
 	for f in filters.json hostile.json; do

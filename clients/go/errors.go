@@ -16,6 +16,9 @@ var (
 	ErrKeyClass = errors.New("bloomtype: key of another class")
 	// ErrRange: an integer key outside int64 (the server's bigint).
 	ErrRange = errors.New("bloomtype: integer key out of range")
+	// ErrText: a text key PostgreSQL's text cannot hold (a NUL, or not
+	// valid UTF-8), so never a key of a filter.
+	ErrText = errors.New("bloomtype: text key PostgreSQL cannot hold (NUL or invalid UTF-8)")
 )
 
 // The reasons a value is refused: the server's BloomStatus codes

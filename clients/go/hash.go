@@ -42,6 +42,8 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"strings"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -111,7 +113,7 @@ func encodeKey(k any) (encodedKey, error) {
 	case uint8:
 		return encodedKey{class: classInt, word: uint64(v)}, nil
 	case string:
-		return encodedKey{class: classText, str: v}, nil
+		return textKey(v)
 	case []byte:
 		return encodedKey{class: classBytea, bytes: v}, nil
 	case UUID:
@@ -150,7 +152,7 @@ func encodeReflect(k any) (encodedKey, error) {
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		return uintKey(rv.Uint(), rv.Type().String())
 	case reflect.String:
-		return encodedKey{class: classText, str: rv.String()}, nil
+		return textKey(rv.String())
 	case reflect.Float32, reflect.Float64:
 		return encodedKey{class: classFloat, word: floatWord(rv.Float())}, nil
 	case reflect.Slice:
@@ -248,4 +250,14 @@ func KeyHash(key any, seed uint64) (int64, error) {
 		return 0, err
 	}
 	return int64(k.hash(seed)), nil
+}
+
+// textKey is a text key: its UTF-8 bytes. A string PostgreSQL's text cannot
+// hold (invalid UTF-8, a NUL) is never in a filter: ErrText, as the Python
+// and Node readers refuse it.
+func textKey(s string) (encodedKey, error) {
+	if strings.IndexByte(s, 0) >= 0 || !utf8.ValidString(s) {
+		return encodedKey{}, fmt.Errorf("%w: %q", ErrText, s)
+	}
+	return encodedKey{class: classText, str: s}, nil
 }

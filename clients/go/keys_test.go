@@ -217,3 +217,18 @@ func TestHashListPolicy(t *testing.T) {
 		}
 	}
 }
+
+func TestTextKeysPostgresCannotHold(t *testing.T) {
+	f := loadVector(t, "bloom_text")
+	for _, k := range []string{"\xff9", "k\x0011", "\x00"} {
+		if _, err := f.Contains(k); !errors.Is(err, ErrText) {
+			t.Errorf("Contains(%q): %v, want ErrText", k, err)
+		}
+		if _, err := KeyHash(k, 0); !errors.Is(err, ErrText) {
+			t.Errorf("KeyHash(%q): %v, want ErrText", k, err)
+		}
+	}
+	if in, err := f.Contains("ключ"); err != nil || !in {
+		t.Errorf("Contains(ключ) = %v, %v", in, err)
+	}
+}

@@ -8,7 +8,7 @@
 // so that the guard reloads it when rows arrive.  A filter never says
 // "absent" for an id it holds, so a "false" here is always right; a "maybe"
 // (about 1% of absent ids) goes to the database.
-const { Client } = require('pg');
+const { Client, Pool } = require('pg');
 const { BloomFilter } = require('bloomtype');
 
 class Guard {
@@ -26,8 +26,9 @@ class Guard {
   }
 
   async start() {
-    this.db = new Client(this.connection);
-    await this.db.connect();
+    // a pool of one: a connection the server ends is replaced at the next query
+    this.db = new Pool({ ...this.connection, max: 1 });
+    this.db.on('error', (e) => console.error('guard: database:', e.message));
     await this.reload();
     if (this.listen) {
       // notifications need a connection of their own, which only listens

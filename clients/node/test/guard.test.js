@@ -62,6 +62,22 @@ test('guard', { skip: !enabled && 'set BLOOMTYPE_GUARD_TEST=1 (and PG*) to run' 
       assert.equal(await guard.exists(newId), true);
     });
 
+    await t.test('the server ends the guard\'s connections: the next lookup connects again', async () => {
+      const error = console.error;
+      console.error = () => {};
+      try {
+        await db.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                         WHERE datname = current_database() AND pid <> pg_backend_pid()`);
+        await sleep(200);
+        assert.equal(await guard.exists(id(1)), true);
+        assert.equal(await guard.exists(absent(1)), false);
+        await guard.reload();
+        assert.equal(guard.filter.contains(id(2)), true);
+      } finally {
+        console.error = error;
+      }
+    });
+
     await t.test('a failed reload keeps the old filter', async () => {
       const filter = guard.filter;
       const at = guard.loadedAt;

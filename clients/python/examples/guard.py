@@ -69,9 +69,18 @@ class UserGuard:
             return False
         with self._db_lock:
             self.lookups += 1
-            with self._db.cursor() as cur:
-                cur.execute(EXISTS, (user_id,))
-                return cur.fetchone()[0]
+            try:
+                return self._ask(user_id)
+            except (psycopg2.OperationalError, psycopg2.InterfaceError):
+                self._db.close()             # the connection is gone: once more
+                self._db = psycopg2.connect(self.dsn)
+                self._db.autocommit = True
+                return self._ask(user_id)
+
+    def _ask(self, user_id):
+        with self._db.cursor() as cur:
+            cur.execute(EXISTS, (user_id,))
+            return cur.fetchone()[0]
 
     def close(self):
         self._stop.set()

@@ -103,3 +103,17 @@ def test_a_failed_reload_keeps_the_filter(dsn):
         assert not guard.exists(10 ** 9 + 3) and guard.exists(7)
     finally:
         guard.close()
+
+
+def test_a_guard_outlives_its_connections(dsn):
+    """The server ends every connection: the next lookup connects again."""
+    guard = UserGuard(dsn, refresh=0, listen=True)
+    try:
+        assert guard.exists(7)
+        admin("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+              "WHERE datname = '%s' AND pid <> pg_backend_pid()" % DB)
+        time.sleep(0.2)
+        assert guard.exists(7) and guard.exists(8)
+        assert not guard.exists(10 ** 9 + 5)
+    finally:
+        guard.close()

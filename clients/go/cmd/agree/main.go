@@ -82,8 +82,13 @@ func check(dir string, e entry) (present, disagree, first int, err error) {
 	if err != nil {
 		return 0, 0, -1, err
 	}
-	if len(answers) < e.N {
+	if len(answers) != e.N {
 		return 0, 0, -1, fmt.Errorf("%s holds %d answers, not %d", e.Answers, len(answers), e.N)
+	}
+	for i, a := range answers {
+		if a != '0' && a != '1' {
+			return 0, 0, -1, fmt.Errorf("%s: answer %d is %q, not 0 or 1", e.Answers, i, a)
+		}
 	}
 	f, err := ctor(raw)
 	if err != nil {
@@ -164,7 +169,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "agree: %d keys in %.2f s (%.0f ns a key, loading included)\n",
 			keys, time.Since(began).Seconds(), float64(time.Since(began).Nanoseconds())/float64(keys))
 	}
-	if unreadable > 0 || total > 0 {
+	if unreadable > 0 || total > 0 || len(manifest.Filters) == 0 {
 		os.Exit(1)
 	}
 }

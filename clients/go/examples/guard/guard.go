@@ -28,13 +28,15 @@ type snapshot struct {
 // Guard answers whether a user id exists. It is safe for concurrent use.
 type Guard struct {
 	opts    Options
+	conn    string     // libpq's connection string
 	mu      sync.Mutex // one query at a time on db
-	db      *pq.Conn
+	db      *pq.Conn   // nil after a failure, until the next query reconnects
 	current atomic.Pointer[snapshot]
 	lookups atomic.Int64 // queries Exists sent to the database
 	loads   atomic.Int64 // successful loads of the filter
 	stop    chan struct{}
 	done    chan struct{}
+	once    sync.Once
 }
 
 // New connects (conninfo "" reads the PG* environment), loads the filter,
@@ -44,7 +46,7 @@ func New(conninfo string, opts Options) (*Guard, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Guard{opts: opts, db: db, stop: make(chan struct{}), done: make(chan struct{})}
+	g := &Guard{opts: opts, conn: conninfo, db: db, stop: make(chan struct{}), done: make(chan struct{})}
 	if err := g.reload(db); err != nil {
 		db.Close()
 		return nil, err
@@ -53,18 +55,24 @@ func New(conninfo string, opts Options) (*Guard, error) {
 		close(g.done) // no watcher
 		return g, nil
 	}
-	bg, err := pq.Connect(conninfo) // the watcher's own connection, for LISTEN
-	if err == nil && opts.Listen {
-		if err = bg.Exec("LISTEN bloomtype_users"); err != nil {
-			bg.Close()
-		}
-	}
+	bg, err := g.listen()
 	if err != nil {
 		db.Close()
 		return nil, err
 	}
 	go g.watch(bg)
 	return g, nil
+}
+
+// listen opens the watcher's own connection, listening when asked.
+func (g *Guard) listen() (*pq.Conn, error) {
+	c, err := pq.Connect(g.conn)
+	if err == nil && g.opts.Listen {
+		if err = c.Exec("LISTEN bloomtype_users"); err != nil {
+			c.Close()
+		}
+	}
+	return c, err
 }
 
 // reload reads the index's filter; on failure the old one stays.
@@ -82,10 +90,16 @@ func (g *Guard) reload(c *pq.Conn) error {
 	return nil
 }
 
-// watch reloads on a notification and every Refresh, until Close.
+// watch reloads on a notification and every Refresh, until Close. A
+// connection that fails is opened again (once a second at most) and the
+// filter reloaded: notifications sent meanwhile were lost.
 func (g *Guard) watch(c *pq.Conn) {
 	defer close(g.done)
-	defer c.Close()
+	defer func() {
+		if c != nil {
+			c.Close()
+		}
+	}()
 	last := time.Now()
 	for {
 		select {
@@ -93,10 +107,29 @@ func (g *Guard) watch(c *pq.Conn) {
 			return
 		default:
 		}
+		if c == nil { // reconnect after a pause that Close can cut short
+			select {
+			case <-g.stop:
+				return
+			case <-time.After(time.Second):
+			}
+			if nc, err := g.listen(); err == nil {
+				c = nc
+				if g.reload(c) == nil {
+					last = time.Now()
+				}
+			}
+			continue
+		}
 		notified := false
 		if g.opts.Listen { // wait for a notification, waking up to see Close
 			channel, err := c.WaitNotify(100 * time.Millisecond)
-			notified = err == nil && channel != ""
+			if err != nil {
+				c.Close()
+				c = nil
+				continue
+			}
+			notified = channel != ""
 		} else {
 			time.Sleep(100 * time.Millisecond)
 		}
@@ -119,8 +152,17 @@ func (g *Guard) Exists(id int64) (bool, error) {
 	g.lookups.Add(1)
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if g.db == nil { // the last query failed: connect again
+		db, err := pq.Connect(g.conn)
+		if err != nil {
+			return false, err
+		}
+		g.db = db
+	}
 	rows, err := g.db.Query("SELECT EXISTS (SELECT 1 FROM users WHERE id = $1)", false, id)
 	if err != nil {
+		g.db.Close()
+		g.db = nil
 		return false, err
 	}
 	return string(rows[0][0]) == "t", nil
@@ -132,9 +174,13 @@ func (g *Guard) Loads() int64   { return g.loads.Load() }
 
 // Close stops the watcher and closes the connections.
 func (g *Guard) Close() {
-	close(g.stop)
-	<-g.done
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.db.Close()
+	g.once.Do(func() {
+		close(g.stop)
+		<-g.done
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		if g.db != nil {
+			g.db.Close()
+		}
+	})
 }

@@ -107,12 +107,37 @@ func TestGuard(t *testing.T) {
 	}
 	t.Logf("reloaded after the insert: %d loads", g.Loads())
 
+	// the server ends every connection of the guard: the watcher connects
+	// again and reloads, the next lookup connects again
+	if err := db.Exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity " +
+		"WHERE datname = current_database() AND pid <> pg_backend_pid()"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Exists(5); err == nil {
+		t.Log("the lookup's connection survived") // it may not have been asked
+	}
+	loads = g.Loads()
+	if err := db.Exec("INSERT INTO users VALUES (987654321)"); err != nil {
+		t.Fatal(err)
+	}
+	deadline = time.Now().Add(10 * time.Second)
+	for g.Loads() == loads || !exists(t, g, 987654321) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no reload within 10 s of the connections' end (loads %d)", g.Loads())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !exists(t, g, 5) {
+		t.Fatal("present id 5 does not exist after reconnecting")
+	}
+
 	// no listener, no timer, max age passed: every id goes to the database
 	stale, err := New("dbname="+dbname, Options{MaxAge: 50 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer stale.Close()
+	defer stale.Close() // twice: the second does nothing
 	time.Sleep(100 * time.Millisecond)
 	before := stale.Lookups()
 	for id := int64(30001); id <= 30100; id++ {
@@ -120,10 +145,10 @@ func TestGuard(t *testing.T) {
 			t.Fatalf("absent id %d exists", id)
 		}
 	}
-	if !exists(t, stale, 5) || !exists(t, stale, 123456789) {
+	if !exists(t, stale, 5) || !exists(t, stale, 123456789) || !exists(t, stale, 987654321) {
 		t.Fatal("a present id does not exist")
 	}
-	if n := stale.Lookups() - before; n != 102 {
-		t.Errorf("a stale guard sent %d lookups for 102 ids", n)
+	if n := stale.Lookups() - before; n != 103 {
+		t.Errorf("a stale guard sent %d lookups for 103 ids", n)
 	}
 }
