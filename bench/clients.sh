@@ -7,7 +7,7 @@
 #
 # A table users(id bigint primary key) of 1,000,000 ids, the index
 # users_id_bloom ON users USING bloomfilter (id), and filters(name, f) with
-# ('users', bloom_agg(id, 1000000, 0.01)) (1.2 MB, TOASTed).  Each
+# ('users', bloom_agg(id, 1000000, 0.01)) (1.5 MB, TOASTed).  Each
 # language's bench program (clients/<lang>/...) times per key, one key at a
 # time on one connection with prepared statements, over keys half present:
 #   local                 contains() on the filter loaded once (f::bytea)

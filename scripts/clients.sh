@@ -49,17 +49,29 @@ export_filters() {
 			psql -X -At -d $db -c "COPY (WITH v AS MATERIALIZED (SELECT f::$type AS f FROM agree WHERE name = '$name')
 			                             $probe) TO STDOUT" |
 				tr -d '\n' >"$dir/$name.ans" || return 1
+			local rule=$keys extra=
+			if [ "$keys" = date ]; then
+				# a client cannot encode dates (class "other"): it probes
+				# by their hashes, n little-endian 64-bit words
+				psql -X -At -d $db -c "COPY (SELECT bloom_key_hash(key_date(g)) FROM generate_series(0, $n - 1) g ORDER BY g) TO STDOUT" |
+					perl -ne 'print pack("q<", $_)' >"$dir/$name.hashes" || return 1
+				rule=hash
+				extra=", \"hashes\": \"$name.hashes\""
+			fi
 			[ $first = 1 ] || echo ','
 			first=0
-			printf '{"name": "%s", "type": "%s", "file": "%s.bin", "keys": "%s", "n": %d, "answers": "%s.ans"}' \
-				"$name" "$type" "$name" "$keys" "$n" "$name"
+			printf '{"name": "%s", "type": "%s", "file": "%s.bin", "keys": "%s", "n": %d, "answers": "%s.ans"%s}' \
+				"$name" "$type" "$name" "$rule" "$n" "$name" "$extra"
 		done
 		echo ']}'
 	} >"$dir/manifest.json"
 	psql -X -q -d postgres -c "DROP DATABASE $db"
-	# every answer file is whole
+	# every answer file is whole, every hash file too
 	for f in "$dir"/*.ans; do
 		[ "$(stat -c %s "$f")" = "$n" ] || { echo "$f: not $n answers" >&2; return 1; }
+	done
+	for f in "$dir"/*.hashes; do
+		[ "$(stat -c %s "$f")" = "$((8 * n))" ] || { echo "$f: not $n hashes" >&2; return 1; }
 	done
 }
 

@@ -101,7 +101,14 @@ func formatError(typ string, st status) error {
 	case stVersion:
 		e.Detail = versionMessage(typ)
 	case stHashList:
-		e.Hint = "materialise it on the server first: SELECT bloom_union_agg(f), or f | f"
+		switch typ {
+		case "countingbloom":
+			e.Hint = "materialise it on the server first: SELECT counting_union_agg(f)"
+		case "cuckoofilter":
+			e.Hint = "materialise it on the server first: SELECT cuckoo_union_agg(f)"
+		default:
+			e.Hint = "materialise it on the server first: SELECT bloom_union_agg(f), or f | f"
+		}
 	}
 	return e
 }

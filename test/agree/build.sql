@@ -12,6 +12,8 @@ CREATE FUNCTION key_text(i bigint) RETURNS text LANGUAGE sql IMMUTABLE AS $$ SEL
 CREATE FUNCTION key_bytea(i bigint) RETURNS bytea LANGUAGE sql IMMUTABLE AS $$ SELECT int8send(i) $$;
 CREATE FUNCTION key_uuid(i bigint) RETURNS uuid LANGUAGE sql IMMUTABLE AS $$ SELECT md5(i::text)::uuid $$;
 CREATE FUNCTION key_float(i bigint) RETURNS float8 LANGUAGE sql IMMUTABLE AS $$ SELECT (i - 500000)::float8 / 7.0::float8 $$;
+-- keys of class "other", which a client probes by their hash (bloom_key_hash)
+CREATE FUNCTION key_date(i bigint) RETURNS date LANGUAGE sql IMMUTABLE AS $$ SELECT date '2000-01-01' + i::int $$;
 
 -- partial aggregate states as values: kind 3 (1.0's dense fixed-capacity
 -- state), kind 7 (the light state) and kind 8 (the light counting state)
@@ -48,7 +50,7 @@ INSERT INTO agree (name, type, keys, f) VALUES
    bloom_add_all(bloom_empty(:n / 100, 0.001, 4), ARRAY(SELECT key_text(i) FROM present))::bytea),
   ('text_counting', 'countingbloom', 'text', (SELECT counting_agg(key_text(i)) FROM present)::bytea),
   ('text_cuckoo', 'cuckoofilter', 'text', (SELECT cuckoo_agg(key_text(i), :n / 2, 0.01) FROM present)::bytea),
-  ('bytea_fixed', 'bloomfilter', 'bytea', (SELECT bloom_agg(key_bytea(i), :n / 2, 0.01) FROM present)::bytea),
+  ('bytea_agg', 'bloomfilter', 'bytea', (SELECT bloom_agg(key_bytea(i), :n / 2, 0.01) FROM present)::bytea),
   ('bytea_cuckoo', 'cuckoofilter', 'bytea',
    cuckoo_add_all(cuckoo_empty(:n / 10, 0.01, 8, 500, 2), ARRAY(SELECT key_bytea(i) FROM present))::bytea),
   ('uuid_fixed', 'bloomfilter', 'uuid',
@@ -56,3 +58,15 @@ INSERT INTO agree (name, type, keys, f) VALUES
   ('uuid_counting', 'countingbloom', 'uuid', (SELECT counting_agg(key_uuid(i), :n / 2, 0.01) FROM present)::bytea),
   ('float_scalable', 'bloomfilter', 'float', (SELECT bloom_agg(key_float(i), 0.02) FROM present)::bytea),
   ('float_cuckoo', 'cuckoofilter', 'float', (SELECT cuckoo_agg(key_float(i)) FROM present)::bytea);
+
+-- states and empty results of the other types, filters with no key class
+-- yet, and keys of class "other"
+INSERT INTO agree (name, type, keys, f) VALUES
+  ('int_state_flagged', 'bloomfilter', 'int', (SELECT state_light(key_int(i), :n / 2, 0.01) FROM present)::bytea),
+  ('int_counting_empty_agg', 'countingbloom', 'int', (SELECT counting_agg(key_int(i)) FROM present WHERE false)::bytea),
+  ('int_cuckoo_empty_agg', 'cuckoofilter', 'int', (SELECT cuckoo_agg(key_int(i)) FROM present WHERE false)::bytea),
+  ('text_none', 'bloomfilter', 'text', bloom_empty(1000)::bytea),
+  ('float_counting_none', 'countingbloom', 'float', counting_empty(1000)::bytea),
+  ('date_fixed', 'bloomfilter', 'date',
+   bloom_add_all(bloom_empty(:n / 2, 0.01, 0), ARRAY(SELECT key_date(i) FROM present))::bytea),
+  ('date_cuckoo', 'cuckoofilter', 'date', (SELECT cuckoo_agg(key_date(i), :n / 2, 0.01) FROM present)::bytea);

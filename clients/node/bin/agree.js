@@ -13,6 +13,8 @@
  *   bytea  i as 8 bytes, big-endian (int8send)
  *   uuid   the md5 of the decimal digits of i, as a uuid
  *   float  (i - 500000) / 7
+ *   hash   (keys of class "other") key i's hash from bloom_key_hash: the file
+ *          named by "hashes", n little-endian 64-bit words
  *
  * Each value is read with its type's reader.  One line per filter, then
  * "agree: F filters, D disagreements"; the exit status is 0 only when
@@ -31,8 +33,15 @@ const READERS = {
 };
 
 /* A function i -> contains(key i) for f, by the key rule */
-function prober(f, rule) {
+function prober(f, rule, dir, e) {
   switch (rule) {
+    case 'hash': {
+      // keys a client cannot encode (class "other"): their hashes, from
+      // bloom_key_hash, n little-endian 64-bit words
+      const hashes = fs.readFileSync(path.join(dir, e.hashes));
+      if (hashes.length !== 8 * e.n) throw new Error(`${e.hashes}: not ${e.n} hashes`);
+      return (i) => f.containsHash(hashes.readBigUInt64LE(8 * i));
+    }
     case 'int':
       return (i) => f.contains(i * 1000003 - 400000000);
     case 'text':
@@ -66,7 +75,7 @@ function checkFilter(dir, e) {
     throw new Error(`answers file ${e.answers} holds ${answers.length} answers, n is ${n}`);
   }
   const f = Reader.fromBytes(fs.readFileSync(path.join(dir, e.file)));
-  const probe = prober(f, e.keys);
+  const probe = prober(f, e.keys, dir, e);
   let present = 0;
   let disagree = 0;
   let first = -1;

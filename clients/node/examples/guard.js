@@ -30,6 +30,10 @@ class Guard {
     this.db = new Pool({ ...this.connection, max: 1 });
     this.db.on('error', (e) => console.error('guard: database:', e.message));
     await this.reload();
+    if (this.filter === null) {
+      await this.db.end();
+      throw new Error('guard: the first load of the filter failed');
+    }
     if (this.listen) {
       // notifications need a connection of their own, which only listens
       this.listener = new Client(this.connection);

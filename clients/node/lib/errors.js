@@ -37,8 +37,8 @@ const VERSION_BY_TYPE = {
   cuckoofilter: 'The format version is not one this build reads (a cuckoofilter value is version 3).',
 };
 
-const HASHLIST_HINT = 'Materialise it on the server: SELECT bloom_union_agg(f) (or f | f, ' +
-  'counting_union_agg(f), cuckoo_union_agg(f)) returns the filter it stands for.';
+const HASHLIST_HINT = 'Materialise it on the server: SELECT bloom_union_agg(f) (or f | f) ' +
+  'returns the filter it stands for.';
 
 class FormatError extends Error {
   /**

@@ -50,9 +50,10 @@ function decodeHashlistAny(h, len, type) {
 
 const HINTS = {
   bloomfilter: HASHLIST_HINT,
-  countingbloom: 'Materialise it on the server: SELECT counting_union_agg(f) (or f | f) returns the filter it stands for.',
-  cuckoofilter: 'Materialise it on the server: SELECT cuckoo_union_agg(f) (or f | f) returns the filter it stands for.',
-  bloomtype: HASHLIST_HINT,
+  countingbloom: 'Materialise it on the server: SELECT counting_union_agg(f) returns the filter it stands for.',
+  cuckoofilter: 'Materialise it on the server: SELECT cuckoo_union_agg(f) returns the filter it stands for.',
+  bloomtype: 'Materialise it on the server: SELECT bloom_union_agg(f), counting_union_agg(f) or ' +
+    'cuckoo_union_agg(f), as its type is, returns the filter it stands for.',
 };
 
 /* The clients' one refusal of a value the server accepts */

@@ -11,6 +11,8 @@ of key i for every i, and compares.  Key i is, by class:
     bytea   i as 8 bytes big-endian (int8send(i))
     uuid    the md5 digest of i in decimal (ASCII), as a uuid
     float   (i - 500000) / 7.0
+    hash    (keys of class "other") the hash of key i, from bloom_key_hash: the
+            file named by "hashes", n little-endian 64-bit words
 
 Prints one line per filter ("name: n keys, P present, agree" or "name: D of
 n keys disagree (first at i=..)") and "agree: F filters, D disagreements";
@@ -20,6 +22,7 @@ exits 0 only when every filter was read and agrees.  Timings go to stderr.
 import hashlib
 import json
 import os
+import struct
 import sys
 import time
 import uuid
@@ -60,7 +63,8 @@ def check(directory, entry, out=sys.stdout, err=sys.stderr):
         data = fh.read()
     with open(os.path.join(directory, entry["answers"]), "rb") as fh:
         answers = fh.read()
-    if len(answers) < n or entry["keys"] not in KEYS or entry["type"] not in READERS:
+    if len(answers) < n or (entry["keys"] not in KEYS and entry["keys"] != "hash") \
+            or entry["type"] not in READERS:
         print("%s: bad manifest entry (type %r, keys %r, %d answers for n = %d)"
               % (name, entry["type"], entry["keys"], len(answers), n), file=out)
         return max(n, 1)
@@ -71,8 +75,18 @@ def check(directory, entry, out=sys.stdout, err=sys.stderr):
         print("%s: cannot read the value (%d bytes): %s" % (name, len(data), e), file=out)
         return max(n, 1)
     t1 = time.perf_counter()
-    contains = f.contains
-    ours = bytes(49 if contains(k) else 48 for k in KEYS[entry["keys"]](n))
+    if entry["keys"] == "hash":
+        # keys a client cannot encode (class "other"): their hashes, from
+        # bloom_key_hash, n little-endian 64-bit words
+        with open(os.path.join(directory, entry["hashes"]), "rb") as fh:
+            raw = fh.read()
+        if len(raw) != 8 * n:
+            print("%s: %s does not hold %d hashes" % (name, entry["hashes"], n), file=out)
+            return max(n, 1)
+        contains, keys = f.contains_hash, (h for (h,) in struct.iter_unpack("<Q", raw))
+    else:
+        contains, keys = f.contains, KEYS[entry["keys"]](n)
+    ours = bytes(49 if contains(k) else 48 for k in keys)
     t2 = time.perf_counter()
     theirs = answers[:n]
     if ours == theirs:

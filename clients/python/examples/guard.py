@@ -43,7 +43,11 @@ class UserGuard:
             listener = psycopg2.connect(dsn)
             listener.autocommit = True
             listener.cursor().execute("LISTEN bloomtype_users")
-        self.reload()
+        if not self.reload():
+            for conn in (listener, self._db):
+                if conn is not None:
+                    conn.close()
+            raise RuntimeError("the first load of the filter failed")
         if listener is not None:
             self._start(self._listen, listener)
         if refresh:

@@ -1,7 +1,7 @@
 // Command agree checks the reader against the server's answers: it reads
 // DIR/manifest.json,
 //
-//	{"filters": [{"name", "type", "file", "keys": "int|text|bytea|uuid|float",
+//	{"filters": [{"name", "type", "file", "keys": "int|text|bytea|uuid|float|hash",
 //	              "n": 1000000, "answers": "file of n ASCII '0'/'1' bytes"}]}
 //
 // loads each value (the raw bytes in file) with the constructor of its type,
@@ -12,6 +12,8 @@
 //	bytea: i as 8 bytes big-endian (int8send(i))
 //	uuid:  the md5 digest of decimal(i) as a uuid
 //	float: (i - 500000) / 7.0
+//	hash: (keys of class "other") key i's hash from bloom_key_hash, in the
+//	file named by "hashes" (n little-endian 64-bit words)
 //
 // It prints one line a filter and a total; the exit status is 0 only when
 // every answer agrees.
@@ -39,6 +41,7 @@ type entry struct {
 	Keys    string `json:"keys"`
 	N       int    `json:"n"`
 	Answers string `json:"answers"`
+	Hashes  string `json:"hashes"` // keys "hash": n little-endian 64-bit hashes
 }
 
 var constructors = map[string]func([]byte) (*bloomtype.Filter, error){
@@ -93,6 +96,28 @@ func check(dir string, e entry) (present, disagree, first int, err error) {
 	f, err := ctor(raw)
 	if err != nil {
 		return 0, 0, -1, err
+	}
+	if e.Keys == "hash" { // keys a client cannot encode: their hashes
+		raw, err := os.ReadFile(filepath.Join(dir, e.Hashes))
+		if err != nil {
+			return 0, 0, -1, err
+		}
+		if len(raw) != 8*e.N {
+			return 0, 0, -1, fmt.Errorf("%s holds %d bytes, not %d hashes", e.Hashes, len(raw), e.N)
+		}
+		for i := 0; i < e.N; i++ {
+			in := f.ContainsHash(binary.LittleEndian.Uint64(raw[8*i:]))
+			if in {
+				present++
+			}
+			if in != (answers[i] == '1') {
+				if first < 0 {
+					first = i
+				}
+				disagree++
+			}
+		}
+		return present, disagree, first, nil
 	}
 	const chunk = 4096 // keys hashed with one call into C
 	keys := make([]any, 0, chunk)

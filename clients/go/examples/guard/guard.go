@@ -134,7 +134,10 @@ func (g *Guard) watch(c *pq.Conn) {
 			time.Sleep(100 * time.Millisecond)
 		}
 		if notified || (g.opts.Refresh > 0 && time.Since(last) >= g.opts.Refresh) {
-			_ = g.reload(c) // a failed reload keeps the old filter
+			if err := g.reload(c); err != nil { // the old filter stays
+				c.Close() // and the connection is opened again
+				c = nil
+			}
 			last = time.Now()
 		}
 	}
@@ -152,20 +155,24 @@ func (g *Guard) Exists(id int64) (bool, error) {
 	g.lookups.Add(1)
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.db == nil { // the last query failed: connect again
-		db, err := pq.Connect(g.conn)
-		if err != nil {
+	for try := 0; ; try++ {
+		if g.db == nil { // the last query failed: connect again
+			db, err := pq.Connect(g.conn)
+			if err != nil {
+				return false, err
+			}
+			g.db = db
+		}
+		rows, err := g.db.Query("SELECT EXISTS (SELECT 1 FROM users WHERE id = $1)", false, id)
+		if err == nil {
+			return string(rows[0][0]) == "t", nil
+		}
+		g.db.Close() // the connection may be gone: once more on a new one
+		g.db = nil
+		if try == 1 {
 			return false, err
 		}
-		g.db = db
 	}
-	rows, err := g.db.Query("SELECT EXISTS (SELECT 1 FROM users WHERE id = $1)", false, id)
-	if err != nil {
-		g.db.Close()
-		g.db = nil
-		return false, err
-	}
-	return string(rows[0][0]) == "t", nil
 }
 
 // Lookups counts the queries Exists sent; Loads the filter's loads.

@@ -113,8 +113,8 @@ func TestGuard(t *testing.T) {
 		"WHERE datname = current_database() AND pid <> pg_backend_pid()"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := g.Exists(5); err == nil {
-		t.Log("the lookup's connection survived") // it may not have been asked
+	if !exists(t, g, 5) { // asks the database: its connection is gone, it connects again
+		t.Fatal("present id 5 does not exist after its connection ended")
 	}
 	loads = g.Loads()
 	if err := db.Exec("INSERT INTO users VALUES (987654321)"); err != nil {
