@@ -97,6 +97,18 @@ func check(dir string, e entry) (present, disagree, first int, err error) {
 	if err != nil {
 		return 0, 0, -1, err
 	}
+	// tally counts key i's answer against the server's
+	tally := func(i int, in bool) {
+		if in {
+			present++
+		}
+		if in != (answers[i] == '1') {
+			if first < 0 {
+				first = i
+			}
+			disagree++
+		}
+	}
 	if e.Keys == "hash" { // keys a client cannot encode: their hashes
 		raw, err := os.ReadFile(filepath.Join(dir, e.Hashes))
 		if err != nil {
@@ -106,16 +118,7 @@ func check(dir string, e entry) (present, disagree, first int, err error) {
 			return 0, 0, -1, fmt.Errorf("%s holds %d bytes, not %d hashes", e.Hashes, len(raw), e.N)
 		}
 		for i := 0; i < e.N; i++ {
-			in := f.ContainsHash(binary.LittleEndian.Uint64(raw[8*i:]))
-			if in {
-				present++
-			}
-			if in != (answers[i] == '1') {
-				if first < 0 {
-					first = i
-				}
-				disagree++
-			}
+			tally(i, f.ContainsHash(binary.LittleEndian.Uint64(raw[8*i:])))
 		}
 		return present, disagree, first, nil
 	}
@@ -135,16 +138,7 @@ func check(dir string, e entry) (present, disagree, first int, err error) {
 			return 0, 0, -1, err
 		}
 		for j, in := range got {
-			i := start + j
-			if in {
-				present++
-			}
-			if in != (answers[i] == '1') {
-				if first < 0 {
-					first = i
-				}
-				disagree++
-			}
+			tally(start+j, in)
 		}
 	}
 	return present, disagree, first, nil
