@@ -18,8 +18,8 @@
 const { FormatError } = require('./errors');
 const { C, readHeader, checkCommon, fprValid, satAdd } = require('./header');
 const { copyOf } = require('./bytes');
-const { setHashes, hashesLayer } = require('./blocked');
-const { decodeHashlistAsBloom, refuseHashes, hashlistInfo } = require('./hashlist');
+const { setHashes } = require('./blocked');
+const { decodeHashlistAsBloom, refuseHashes, hashlistInfo, decodeLightSlots } = require('./hashlist');
 const { reader } = require('./filter');
 
 const T = 'bloomfilter';
@@ -144,26 +144,15 @@ function decodeScalable(h, buf) {
 
 /* sparse_decode (sparse.c): a light state, version 4 */
 function decodeSparse(h, buf) {
-  const len = buf.length;
   if (h.flags !== 0 && h.flags !== C.FLAG_SCALABLE_STATE) throw new FormatError(T, 'FLAGS');
   checkRateGeometry(h, T);
   if (h.w48 > BigInt(C.MAX_BUFFERED_BLOCKS)) throw new FormatError(T, 'GEOMETRY');
   if (h.capacity < 1n || h.capacity > h.w48 * BigInt(C.BLOCK_BITS)) {
     throw new FormatError(T, 'PARAMS');
   }
-  const nblocks = Number(h.w48);
-  const limit = (64 * nblocks + 8 * C.PENDING_SLOTS) / 8; // bloom_sparse_limit
-  if ((len - C.HEADER_SIZE) % 8 !== 0 || (len - C.HEADER_SIZE) / 8 > limit) {
-    throw new FormatError(T, 'LENGTH');
-  }
-  const nslots = (len - C.HEADER_SIZE) / 8;
-  if (h.w56 > BigInt(nslots) || h.items < h.w56) throw new FormatError(T, 'COUNT');
-  const nhashes = Number(h.w56);
-  return {
-    layers: [hashesLayer(nblocks, h.k, buf, C.HEADER_SIZE, nhashes)],
-    info: { k: h.k, blocks: nblocks, slots: nslots, hashes: nhashes,
-      scalableState: h.flags === C.FLAG_SCALABLE_STATE },
-  };
+  const d = decodeLightSlots(h, buf, T, 8 * Number(h.w48) + C.PENDING_SLOTS); // bloom_sparse_limit
+  d.info.scalableState = h.flags === C.FLAG_SCALABLE_STATE;
+  return d;
 }
 
 /*

@@ -16,8 +16,7 @@
 const { FormatError } = require('./errors');
 const { C, readHeader, checkCommon, fprValid } = require('./header');
 const { copyOf } = require('./bytes');
-const { hashesLayer } = require('./blocked');
-const { decodeHashlistAsBloom, refuseHashes, hashlistInfo } = require('./hashlist');
+const { decodeHashlistAsBloom, refuseHashes, hashlistInfo, decodeLightSlots } = require('./hashlist');
 const { reader } = require('./filter');
 
 const T = 'countingbloom';
@@ -77,22 +76,10 @@ function decodeCounting(h, buf) {
 
 /* counting_sparse_decode (counting_light.c) */
 function decodeLight(h, buf) {
-  const len = buf.length;
   if (h.version !== C.VERSION_4) throw new FormatError(T, 'VERSION');
   checkFields(h);
-  const nblocks = Number(h.w48);
-  if ((len - C.HEADER_SIZE) % 8 !== 0 ||
-      (len - C.HEADER_SIZE) / 8 > (nblocks * C.COUNTING_BLOCK_BYTES) / 8) {
-    throw new FormatError(T, 'LENGTH');
-  }
-  const nslots = (len - C.HEADER_SIZE) / 8;
-  if (h.w56 > BigInt(nslots) || h.items < h.w56) throw new FormatError(T, 'COUNT');
-  const nhashes = Number(h.w56);
   // the counting filter it stands for, of which a lookup reads the presence plane
-  return {
-    layers: [hashesLayer(nblocks, h.k, buf, C.HEADER_SIZE, nhashes)],
-    info: { k: h.k, blocks: nblocks, slots: nslots, hashes: nhashes },
-  };
+  return decodeLightSlots(h, buf, T, (Number(h.w48) * C.COUNTING_BLOCK_BYTES) / 8);
 }
 
 /* cb_decode (and cb_validate's deep check of kind 5) */

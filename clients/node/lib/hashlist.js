@@ -12,6 +12,7 @@
 
 const { FormatError, HASHLIST_HINT } = require('./errors');
 const { C, fprValid } = require('./header');
+const { hashesLayer } = require('./blocked');
 
 /* hashlist_decode: version 1, no flags, no bits, no capacity */
 function decodeHashlistV1(h, len, type) {
@@ -66,4 +67,23 @@ function hashlistInfo(h) {
   return { slots: Number(h.w48), hashes: Number(h.w56) };
 }
 
-module.exports = { decodeHashlistAsBloom, decodeHashlistAny, refuseHashes, hashlistInfo };
+/*
+ * The hash slots of a light state (kinds 7 and 8: sparse_decode,
+ * counting_sparse_decode): whole slots, at most limit, the hashes in use
+ * among them and counted as rows; the layer of the header's geometry with
+ * their bits set, and the fields for info()
+ */
+function decodeLightSlots(h, buf, type, limit) {
+  const rest = buf.length - C.HEADER_SIZE;
+  if (rest % 8 !== 0 || rest / 8 > limit) throw new FormatError(type, 'LENGTH');
+  const nslots = rest / 8;
+  if (h.w56 > BigInt(nslots) || h.items < h.w56) throw new FormatError(type, 'COUNT');
+  const nblocks = Number(h.w48);
+  const nhashes = Number(h.w56);
+  return {
+    layers: [hashesLayer(nblocks, h.k, buf, C.HEADER_SIZE, nhashes)],
+    info: { k: h.k, blocks: nblocks, slots: nslots, hashes: nhashes },
+  };
+}
+
+module.exports = { decodeHashlistAsBloom, decodeHashlistAny, refuseHashes, hashlistInfo, decodeLightSlots };

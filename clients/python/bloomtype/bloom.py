@@ -145,12 +145,19 @@ def decode_sparse(h, data):
         raise _bad("geometry")
     if not 1 <= h.capacity <= h.w48 * BLOCK_BITS:
         raise _bad("params")
+    return light_slots(h, data, 8 * h.w48 + PENDING_SLOTS, T)   # bloom_sparse_limit
+
+
+def light_slots(h, data, limit, type_name):
+    """The hash slots of a light state (kinds 7 and 8): whole slots, at most
+    limit, the hashes in use among them and counted as rows.  Returns the
+    slots; a FormatError of type_name otherwise."""
     rest = len(data) - HEADER_SIZE
-    if rest % 8 != 0 or rest // 8 > 8 * h.w48 + PENDING_SLOTS:     # bloom_sparse_limit
-        raise _bad("length")
+    if rest % 8 != 0 or rest // 8 > limit:
+        raise refuse(type_name, "length")
     nslots = rest // 8
     if h.w56 > nslots or h.items < h.w56:
-        raise _bad("count")
+        raise refuse(type_name, "count")
     return nslots
 
 

@@ -88,13 +88,7 @@ def decode(data):
         if h.version != 4:
             raise _bad("version")
         check_fields(h)
-        rest = len(data) - HEADER_SIZE
-        if rest % 8 != 0 or rest // 8 > h.w48 * COUNTING_BLOCK_BYTES // 8:
-            raise _bad("length")
-        nslots = rest // 8
-        if h.w56 > nslots or h.items < h.w56:
-            raise _bad("count")
-        return h, nslots
+        return h, bloom.light_slots(h, data, h.w48 * COUNTING_BLOCK_BYTES // 8, T)
     if kind != KIND_COUNTING:
         raise _bad("othertype" if 1 <= kind <= KIND_SPARSE_COUNTING else "kind")
     if h.version != 3:
