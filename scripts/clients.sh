@@ -22,13 +22,12 @@ export_filters() {
 	PGOPTIONS="-c client_min_messages=warning" psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $db" \
 		-c "CREATE DATABASE $db TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'" || return 1
 	psql -X -q -v ON_ERROR_STOP=1 -v n="$n" -d $db -f "$here/test/agree/build.sql" >/dev/null || return 1
-	local names
-	names=$(psql -X -At -d $db -c "SELECT name FROM agree ORDER BY ord") || return 1
-	local first=1
+	local list
+	list=$(psql -X -At -F ' ' -d $db -c "SELECT name, type, keys FROM agree ORDER BY ord") || return 1
+	local first=1 name type keys
 	{
 		echo '{"filters": ['
-		for name in $names; do
-			read -r type keys < <(psql -X -At -F ' ' -d $db -c "SELECT type, keys FROM agree WHERE name = '$name'")
+		while read -r name type keys; do
 			psql -X -At -d $db -c "COPY (SELECT encode(f, 'hex') FROM agree WHERE name = '$name') TO STDOUT" |
 				perl -ne 'chomp; print pack("H*", $_)' >"$dir/$name.bin" || return 1
 			[ -s "$dir/$name.bin" ] || { echo "$name.bin: empty" >&2; return 1; }
@@ -62,7 +61,7 @@ export_filters() {
 			first=0
 			printf '{"name": "%s", "type": "%s", "file": "%s.bin", "keys": "%s", "n": %d, "answers": "%s.ans"%s}' \
 				"$name" "$type" "$name" "$rule" "$n" "$name" "$extra"
-		done
+		done <<<"$list"
 		echo ']}'
 	} >"$dir/manifest.json"
 	psql -X -q -d postgres -c "DROP DATABASE $db"
@@ -71,6 +70,7 @@ export_filters() {
 		[ "$(stat -c %s "$f")" = "$n" ] || { echo "$f: not $n answers" >&2; return 1; }
 	done
 	for f in "$dir"/*.hashes; do
+		[ -e "$f" ] || continue
 		[ "$(stat -c %s "$f")" = "$((8 * n))" ] || { echo "$f: not $n hashes" >&2; return 1; }
 	done
 }

@@ -16,7 +16,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 check=0
 if [ "${1:-}" = "--check" ]; then check=1; shift; fi
 out=${1:-$here/test/vectors}
-if [ $check = 1 ]; then out=$(mktemp -d); trap 'rm -rf "$out"' EXIT; fi
+if [ $check = 1 ]; then out=$(mktemp -d); fi
 mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"; [ $check = 1 ] && rm -rf "$out"; true' EXIT
