@@ -179,9 +179,13 @@ bt_varlena(uint8 *base)
 /*
  * How a family reads a filter argument into its decoded form: prepare
  * fetches argument argno (detoasted, validated, aggregate states made
- * into filters) and decodes it into decoded; head is the number of bytes
- * before the bits of a decoded value, so that a cached copy can start its
- * bits on a cache line; redecode decodes a copy of a prepared value.
+ * into filters or views) and decodes it into decoded, allocating only in
+ * CurrentMemoryContext (the cache sets it to a context of its own); it
+ * returns the value decoded points into, or NULL when decoded is
+ * self-contained (a view built in that context).  head is the number of
+ * bytes before the bits of a decoded value, so that a cached copy can
+ * start its bits on a cache line; redecode decodes a copy of a prepared
+ * value.
  */
 typedef struct BtCacheMethods
 {
@@ -191,16 +195,23 @@ typedef struct BtCacheMethods
 	void		(*redecode) (uint8 *buf, size_t len, void *decoded);
 } BtCacheMethods;
 
-/* A filter argument kept across calls (one slot per call site) */
+/*
+ * A filter argument kept across calls (one slot per call site).  At most
+ * one decoded value is kept (in kept_cxt); a value read for one call only
+ * lives in call_cxt, which the next call resets.
+ */
 typedef struct BtValueSlot
 {
 	int			arg_stable;		/* -1 not yet known, else bool */
-	bool		have;			/* a value is cached (in fn_mcxt) */
-	Oid			toastrelid;		/* identity of a cached TOASTed value */
+	bool		have;			/* a value is kept (in kept_cxt) */
+	Oid			toastrelid;		/* identity of a kept TOASTed value */
 	Oid			valueid;
-	void	   *mem;			/* the memory of the cached copy */
-	void	   *decoded;		/* its decoded form */
-	void	   *percall;		/* decoded per call when nothing is cached */
+	uint8	   *raw;			/* or the bytes of a kept in-memory value */
+	size_t		rawlen;
+	MemoryContext kept_cxt;
+	MemoryContext call_cxt;
+	void	   *decoded;		/* the kept value's decoded form */
+	void	   *percall;		/* decoded per call when nothing is kept */
 } BtValueSlot;
 
 typedef struct BtCallCache

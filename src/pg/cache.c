@@ -17,6 +17,7 @@
 
 #include "access/detoast.h"
 #include "nodes/primnodes.h"
+#include "utils/memutils.h"
 
 /* A call site's cache, made on its first call (bt_call_cache) */
 BtCallCache *
@@ -41,14 +42,14 @@ bt_cache_key_init(BtCallCache *cache, FunctionCallInfo fcinfo, BloomKeyEnc enc,
 
 /*
  * A copy of the prepared value v (decoded into the slot's scratch) for
- * probing, decoded into decoded; returns the memory to free.  The bits
- * start on a cache line, so that a 64-byte block is one line; a large
- * filter's bits start on a 2 MB boundary and are offered to the kernel for
- * huge pages, which spares a TLB miss on most lookups.
+ * probing, decoded into decoded, in cxt.  The bits start on a cache line,
+ * so that a 64-byte block is one line; a large filter's bits start on a
+ * 2 MB boundary and are offered to the kernel for huge pages, which spares
+ * a TLB miss on most lookups.
  */
 #define HUGE_PAGE_SIZE	(2 * 1024 * 1024)
 
-static void *
+static void
 aligned_copy(struct varlena *v, const BtCacheMethods *m, const void *scratch,
 			 void *decoded, MemoryContext cxt)
 {
@@ -70,7 +71,6 @@ aligned_copy(struct varlena *v, const BtCacheMethods *m, const void *scratch,
 #endif
 	memcpy(buf, BT_DATA(v), len);
 	m->redecode(buf, len, decoded);
-	return mem;
 }
 
 /* Is argument argno of this call a constant? */
@@ -91,16 +91,53 @@ arg_is_const(FunctionCallInfo fcinfo, int argno)
 	return argno < list_length(args) && IsA(list_nth(args, argno), Const);
 }
 
+/* The kept value is the in-memory value raw (the same bytes)? */
+static bool
+same_bytes(const BtValueSlot *slot, struct varlena *raw)
+{
+	return slot->raw != NULL && !VARATT_IS_EXTENDED(raw) &&
+		VARSIZE_ANY_EXHDR(raw) == slot->rawlen &&
+		memcmp(VARDATA_ANY(raw), slot->raw, slot->rawlen) == 0;
+}
+
 /*
- * The filter in argument 0, decoded by the family's methods, detoasted and
- * validated once per query when the argument is the same datum on every
- * row: a constant (kept for the whole query), or a TOASTed value,
- * remembered by its TOAST pointer, so that an initplan such as (SELECT f
- * FROM filters WHERE ...) or a join partner is fetched once, not once per
- * row.  Parameters are not trusted to stay the same: PL/pgSQL keeps a call
- * site's state across changes of its variables.  Values in memory are
- * decoded per call, which reads the header only.  The cache holds its own
- * copy, never a pointer into memory it does not own.
+ * Makes the value just prepared in call_cxt (decoded into percall) the
+ * kept one: the two contexts and decoded forms change places, and the
+ * old kept value goes with the next reset of call_cxt.
+ */
+static void
+keep_call_value(BtValueSlot *slot)
+{
+	MemoryContext c = slot->kept_cxt;
+	void	   *d = slot->decoded;
+
+	slot->kept_cxt = slot->call_cxt;
+	slot->call_cxt = c;
+	slot->decoded = slot->percall;
+	slot->percall = d;
+	MemoryContextReset(slot->call_cxt);
+	slot->have = true;
+}
+
+/*
+ * The filter in argument 0, decoded by the family's methods.  A call site
+ * keeps at most one decoded value, in memory of its own, and reads what it
+ * was not asked to keep in memory it resets at the next call, so that no
+ * query shape (a grouping key, a sort, a comparison inside a sort) makes
+ * memory grow per row.  It keeps:
+ *
+ * - a constant, for the whole query;
+ * - a TOASTed value, by its TOAST pointer, so that an initplan such as
+ *	 (SELECT f FROM filters WHERE ...) or a join partner is fetched once,
+ *	 not once per row; another pointer evicts it;
+ * - an in-memory value that was costly to read (an aggregate state made
+ *	 into a filter or a view, a copy), by its bytes, compared per call: a
+ *	 CTE's or a sort's copies of one value are read once.
+ *
+ * Other in-memory values (a plain filter in a 4-byte header: reading it is
+ * decoding its header) are read per call.  Parameters are not trusted to
+ * stay the same: PL/pgSQL keeps a call site's state across changes of its
+ * variables.  The cache never keeps a pointer into memory it does not own.
  */
 void *
 bt_cache_value(FunctionCallInfo fcinfo, const BtCacheMethods *m)
@@ -108,6 +145,7 @@ bt_cache_value(FunctionCallInfo fcinfo, const BtCacheMethods *m)
 	BtCallCache *cache = bt_call_cache(fcinfo);
 	BtValueSlot *slot = &cache->slot;
 	MemoryContext mcxt = fcinfo->flinfo->fn_mcxt;
+	MemoryContext old;
 	struct varlena *raw = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0));
 	bool		ondisk = VARATT_IS_EXTERNAL_ONDISK(raw);
 	struct varatt_external ext = {0};
@@ -117,6 +155,10 @@ bt_cache_value(FunctionCallInfo fcinfo, const BtCacheMethods *m)
 	{
 		slot->decoded = MemoryContextAllocZero(mcxt, m->decoded_size);
 		slot->percall = MemoryContextAllocZero(mcxt, m->decoded_size);
+		slot->kept_cxt = AllocSetContextCreate(mcxt, "bloomtype kept value",
+											   ALLOCSET_DEFAULT_SIZES);
+		slot->call_cxt = AllocSetContextCreate(mcxt, "bloomtype call value",
+											   ALLOCSET_DEFAULT_SIZES);
 	}
 	if (slot->arg_stable < 0)
 		slot->arg_stable = arg_is_const(fcinfo, 0) ? 1 : 0;
@@ -130,22 +172,44 @@ bt_cache_value(FunctionCallInfo fcinfo, const BtCacheMethods *m)
 		if (ondisk && ext.va_valueid == slot->valueid &&
 			ext.va_toastrelid == slot->toastrelid)
 			return slot->decoded;
+		if (!ondisk && same_bytes(slot, raw))
+			return slot->decoded;
 	}
+
+	/* read it in call_cxt, from what the last call left */
+	MemoryContextReset(slot->call_cxt);
+	old = MemoryContextSwitchTo(slot->call_cxt);
+	v = m->prepare(fcinfo, 0, slot->percall);
+	MemoryContextSwitchTo(old);
 
 	if (!slot->arg_stable && !ondisk)
 	{
-		(void) m->prepare(fcinfo, 0, slot->percall);
-		return slot->percall;
+		/* a plain value read in place: nothing to keep */
+		if (v == raw || VARATT_IS_EXTERNAL(raw))
+			return slot->percall;
+		/* costly to read: keep it, by its bytes */
+		slot->rawlen = VARSIZE_ANY_EXHDR(raw);
+		slot->raw = MemoryContextAlloc(slot->call_cxt, Max(slot->rawlen, 1));
+		memcpy(slot->raw, VARDATA_ANY(raw), slot->rawlen);
+		slot->toastrelid = slot->valueid = InvalidOid;
+		keep_call_value(slot);
+		return slot->decoded;
 	}
 
-	/* detoast, and keep an aligned copy in the call site's memory */
-	if (slot->have)
-		pfree(slot->mem);
-	slot->have = false;
-	v = m->prepare(fcinfo, 0, slot->percall);
-	slot->mem = aligned_copy(v, m, slot->percall, slot->decoded, mcxt);
+	/* a constant or a TOASTed value: keep it, by its identity */
+	slot->raw = NULL;
 	slot->toastrelid = ext.va_toastrelid;
 	slot->valueid = ext.va_valueid;
+	if (v == NULL)
+	{
+		keep_call_value(slot);	/* self-contained */
+		return slot->decoded;
+	}
+	/* an aligned copy in kept_cxt; the detoasted value goes with call_cxt */
+	MemoryContextReset(slot->kept_cxt);
+	slot->have = false;
+	aligned_copy(v, m, slot->percall, slot->decoded, slot->kept_cxt);
+	MemoryContextReset(slot->call_cxt);
 	slot->have = true;
 	return slot->decoded;
 }

@@ -14,6 +14,7 @@
  */
 #include "bloomtype.h"
 
+#include "access/detoast.h"
 #include "common/hashfn.h"
 #include "libpq/pqformat.h"
 #include "utils/memutils.h"
@@ -39,10 +40,49 @@ from_bytes(const BtTypeMethods *t, const char *data, size_t len, int errcode_)
 	return v;
 }
 
+/*
+ * The canonical bytes of argument argno.  Comparison and hashing run
+ * inside sorts, hash tables and grouping, whose memory is not reset per
+ * row: the caller frees what this made with canonical_free, so that no
+ * call leaves a copy of a value behind (as the built-in types'
+ * comparison functions do with PG_FREE_IF_COPY).
+ */
 static struct varlena *
-canonical_arg(FunctionCallInfo fcinfo, int argno, const BtTypeMethods *t)
+canonical_arg(FunctionCallInfo fcinfo, int argno, const BtTypeMethods *t,
+			  struct varlena **detoasted)
 {
-	return t->canonical(PG_DETOAST_DATUM(PG_GETARG_DATUM(argno)));
+	*detoasted = PG_DETOAST_DATUM(PG_GETARG_DATUM(argno));
+	return t->canonical(*detoasted);
+}
+
+static void
+canonical_free(FunctionCallInfo fcinfo, int argno, struct varlena *detoasted,
+			   struct varlena *canon)
+{
+	if (canon != detoasted)
+		pfree(canon);
+	if ((Pointer) detoasted != DatumGetPointer(PG_GETARG_DATUM(argno)))
+		pfree(detoasted);
+}
+
+/*
+ * Are arguments 0 and 1 the same stored value?  Two TOAST pointers to one
+ * TOASTed value (a grouping key compared with the rows of its group, a
+ * value joined to many rows) are equal without fetching either.
+ */
+static bool
+same_toasted_value(FunctionCallInfo fcinfo)
+{
+	struct varlena *a = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0));
+	struct varlena *b = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(1));
+	struct varatt_external ea,
+				eb;
+
+	if (!VARATT_IS_EXTERNAL_ONDISK(a) || !VARATT_IS_EXTERNAL_ONDISK(b))
+		return false;
+	VARATT_EXTERNAL_GET_POINTER(ea, a);
+	VARATT_EXTERNAL_GET_POINTER(eb, b);
+	return ea.va_valueid == eb.va_valueid && ea.va_toastrelid == eb.va_toastrelid;
 }
 
 static int
@@ -106,7 +146,8 @@ bt_type_in(FunctionCallInfo fcinfo, const BtTypeMethods *t)
 Datum
 bt_type_out(FunctionCallInfo fcinfo, const BtTypeMethods *t)
 {
-	struct varlena *v = canonical_arg(fcinfo, 0, t);
+	struct varlena *d;
+	struct varlena *v = canonical_arg(fcinfo, 0, t, &d);
 	size_t		len = BT_LEN(v);
 	char	   *out;
 
@@ -120,6 +161,7 @@ bt_type_out(FunctionCallInfo fcinfo, const BtTypeMethods *t)
 	out[1] = 'x';
 	hex_encode((const char *) BT_DATA(v), len, out + 2);
 	out[2 + 2 * len] = '\0';
+	canonical_free(fcinfo, 0, d, v);
 	PG_RETURN_CSTRING(out);
 }
 
@@ -137,10 +179,12 @@ bt_type_recv(FunctionCallInfo fcinfo, const BtTypeMethods *t)
 Datum
 bt_type_send(FunctionCallInfo fcinfo, const BtTypeMethods *t)
 {
-	struct varlena *v = canonical_arg(fcinfo, 0, t);
+	struct varlena *d;
+	struct varlena *v = canonical_arg(fcinfo, 0, t, &d);
 	bytea	   *result = (bytea *) palloc(VARSIZE(v));
 
 	memcpy(result, v, VARSIZE(v));
+	canonical_free(fcinfo, 0, d, v);
 	PG_RETURN_BYTEA_P(result);
 }
 
@@ -157,11 +201,21 @@ bt_type_from_bytea(FunctionCallInfo fcinfo, const BtTypeMethods *t)
 bool
 bt_type_eq(FunctionCallInfo fcinfo, const BtTypeMethods *t)
 {
-	struct varlena *a = canonical_arg(fcinfo, 0, t);
-	struct varlena *b = canonical_arg(fcinfo, 1, t);
+	struct varlena *da,
+			   *db,
+			   *a,
+			   *b;
+	bool		eq;
 
-	return VARSIZE(a) == VARSIZE(b) &&
+	if (same_toasted_value(fcinfo))
+		return true;
+	a = canonical_arg(fcinfo, 0, t, &da);
+	b = canonical_arg(fcinfo, 1, t, &db);
+	eq = VARSIZE(a) == VARSIZE(b) &&
 		memcmp(VARDATA(a), VARDATA(b), BT_LEN(a)) == 0;
+	canonical_free(fcinfo, 0, da, a);
+	canonical_free(fcinfo, 1, db, b);
+	return eq;
 }
 
 /*
@@ -171,29 +225,107 @@ bt_type_eq(FunctionCallInfo fcinfo, const BtTypeMethods *t)
 int
 bt_type_cmp(FunctionCallInfo fcinfo, const BtTypeMethods *t)
 {
-	struct varlena *a = canonical_arg(fcinfo, 0, t);
-	struct varlena *b = canonical_arg(fcinfo, 1, t);
-	size_t		la = BT_LEN(a),
-				lb = BT_LEN(b);
-	int			c = memcmp(VARDATA(a), VARDATA(b), Min(la, lb));
+	struct varlena *da,
+			   *db,
+			   *a,
+			   *b;
+	size_t		la,
+				lb;
+	int			c;
 
-	if (c != 0)
-		return c < 0 ? -1 : 1;
-	return la < lb ? -1 : (la > lb ? 1 : 0);
+	if (same_toasted_value(fcinfo))
+		return 0;
+	a = canonical_arg(fcinfo, 0, t, &da);
+	b = canonical_arg(fcinfo, 1, t, &db);
+	la = BT_LEN(a);
+	lb = BT_LEN(b);
+	c = memcmp(VARDATA(a), VARDATA(b), Min(la, lb));
+	if (c == 0)
+		c = la < lb ? -1 : (la > lb ? 1 : 0);
+	canonical_free(fcinfo, 0, da, a);
+	canonical_free(fcinfo, 1, db, b);
+	return c < 0 ? -1 : (c > 0 ? 1 : 0);
+}
+
+/*
+ * The hash of the last TOASTed value a hash call site saw, by its TOAST
+ * pointer: a hash table that hashes one stored value for many rows (a
+ * grouping key joined to every row) fetches it once.
+ */
+typedef struct HashMemo
+{
+	Oid			toastrelid;
+	Oid			valueid;
+	int64		seed;
+	Datum		hash;
+} HashMemo;
+
+/*
+ * The memo of this hash call site when argument 0 is a TOASTed value, else
+ * NULL; *known says whether *hash is that value's remembered hash.
+ */
+static HashMemo *
+hash_memo(FunctionCallInfo fcinfo, int64 seed, struct varatt_external *ext,
+		  bool *known, Datum *hash)
+{
+	struct varlena *raw = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0));
+	HashMemo   *memo = fcinfo->flinfo->fn_extra;
+
+	*known = false;
+	if (!VARATT_IS_EXTERNAL_ONDISK(raw))
+		return NULL;
+	VARATT_EXTERNAL_GET_POINTER(*ext, raw);
+	if (memo == NULL)
+	{
+		memo = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(HashMemo));
+		fcinfo->flinfo->fn_extra = memo;
+	}
+	else if (OidIsValid(memo->valueid) && memo->valueid == ext->va_valueid &&
+			 memo->toastrelid == ext->va_toastrelid && memo->seed == seed)
+	{
+		*known = true;
+		*hash = memo->hash;
+	}
+	return memo;
+}
+
+static Datum
+type_hash(FunctionCallInfo fcinfo, const BtTypeMethods *t, bool extended)
+{
+	int64		seed = extended ? PG_GETARG_INT64(1) : 0;
+	struct varatt_external ext;
+	bool		known;
+	Datum		h;
+	HashMemo   *memo = hash_memo(fcinfo, seed, &ext, &known, &h);
+	struct varlena *d;
+	struct varlena *v;
+
+	if (known)
+		return h;
+	v = canonical_arg(fcinfo, 0, t, &d);
+	if (extended)
+		h = hash_any_extended(BT_DATA(v), (int) BT_LEN(v), seed);
+	else
+		h = hash_any(BT_DATA(v), (int) BT_LEN(v));
+	canonical_free(fcinfo, 0, d, v);
+	if (memo != NULL)
+	{
+		memo->toastrelid = ext.va_toastrelid;
+		memo->valueid = ext.va_valueid;
+		memo->seed = seed;
+		memo->hash = h;
+	}
+	return h;
 }
 
 Datum
 bt_type_hash(FunctionCallInfo fcinfo, const BtTypeMethods *t)
 {
-	struct varlena *v = canonical_arg(fcinfo, 0, t);
-
-	return hash_any(BT_DATA(v), (int) BT_LEN(v));
+	return type_hash(fcinfo, t, false);
 }
 
 Datum
 bt_type_hash_extended(FunctionCallInfo fcinfo, const BtTypeMethods *t)
 {
-	struct varlena *v = canonical_arg(fcinfo, 0, t);
-
-	return hash_any_extended(BT_DATA(v), (int) BT_LEN(v), PG_GETARG_INT64(1));
+	return type_hash(fcinfo, t, true);
 }
