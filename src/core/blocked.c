@@ -122,28 +122,29 @@ static BloomStatus
 blocked_merge(BloomFilter *a, const BloomFilter *b, bool intersect,
 			  const BloomAlloc *al)
 {
-	(void) al;
+	const BloomCancel *c = bloom_alloc_cancel(al);
+
 	if (intersect && b->kind == BLOOM_KIND_SPARSE)
 		return BLOOM_E_KIND;	/* intersections read materialised filters */
 	bloom_adopt_key_class(a, b);
 	if (intersect)
 	{
-		bloom_intersect_bits(a->data, b->data, a->nblocks * BLOOM_BLOCK_BYTES);
+		bloom_intersect_bits(a->data, b->data, a->nblocks * BLOOM_BLOCK_BYTES, c);
 		a->nitems = a->nitems < b->nitems ? a->nitems : b->nitems;
 	}
 	else if (b->kind == BLOOM_KIND_SPARSE)
 	{
 		/* a light state has hashes, not bits */
-		bloom_insert_many(a, b->data, b->nhashes);
+		bloom_insert_many(a, b->data, b->nhashes, c);
 		a->nitems = bloom_sat_add(a->nitems, b->nitems);
 	}
 	else
 	{
-		bloom_union_bits(a->data, b->data, a->nblocks * BLOOM_BLOCK_BYTES);
+		bloom_union_bits(a->data, b->data, a->nblocks * BLOOM_BLOCK_BYTES, c);
 		a->nitems = bloom_sat_add(a->nitems, b->nitems);
 		/* a partial aggregate state's pending hashes, which it counted */
 		if (a->kind == BLOOM_KIND_BLOCKED && b->kind == BLOOM_KIND_BUFFERED)
-			bloom_insert_many(a, b->data + b->nblocks * BLOOM_BLOCK_BYTES, b->npending);
+			bloom_insert_many(a, b->data + b->nblocks * BLOOM_BLOCK_BYTES, b->npending, c);
 	}
 	bloom_write_header(a);
 	return BLOOM_OK;
@@ -179,10 +180,12 @@ const BloomOps bloom_blocked_ops = {
 #define BLOOM_PREFETCH_AHEAD	16
 
 void
-bloom_insert_many(BloomFilter *f, const uint8_t *hashes_le, uint64_t n)
+bloom_insert_many(BloomFilter *f, const uint8_t *hashes_le, uint64_t n,
+				  const BloomCancel *c)
 {
 	for (uint64_t i = 0; i < n; i++)
 	{
+		bloom_cancel_point(c, i);
 		if (i + BLOOM_PREFETCH_AHEAD < n)
 			__builtin_prefetch(bloom_bits_block(f->data, f->nblocks,
 												bloom_get_le64(hashes_le + 8 * (i + BLOOM_PREFETCH_AHEAD))), 1);
@@ -190,18 +193,36 @@ bloom_insert_many(BloomFilter *f, const uint8_t *hashes_le, uint64_t n)
 	}
 }
 
+/*
+ * Bit by bit, a megabyte at a time (the inner loop stays simple enough to
+ * be vectorised), checking c between megabytes
+ */
 void
-bloom_union_bits(uint8_t *dst, const uint8_t *src, uint64_t nbytes)
+bloom_union_bits(uint8_t *dst, const uint8_t *src, uint64_t nbytes,
+				 const BloomCancel *c)
 {
-	for (uint64_t i = 0; i < nbytes; i++)
-		dst[i] |= src[i];
+	for (uint64_t off = 0; off < nbytes; off += BLOOM_CANCEL_BYTES)
+	{
+		uint64_t	end = nbytes - off < BLOOM_CANCEL_BYTES ? nbytes : off + BLOOM_CANCEL_BYTES;
+
+		bloom_cancel_check(c);
+		for (uint64_t i = off; i < end; i++)
+			dst[i] |= src[i];
+	}
 }
 
 void
-bloom_intersect_bits(uint8_t *dst, const uint8_t *src, uint64_t nbytes)
+bloom_intersect_bits(uint8_t *dst, const uint8_t *src, uint64_t nbytes,
+					 const BloomCancel *c)
 {
-	for (uint64_t i = 0; i < nbytes; i++)
-		dst[i] &= src[i];
+	for (uint64_t off = 0; off < nbytes; off += BLOOM_CANCEL_BYTES)
+	{
+		uint64_t	end = nbytes - off < BLOOM_CANCEL_BYTES ? nbytes : off + BLOOM_CANCEL_BYTES;
+
+		bloom_cancel_check(c);
+		for (uint64_t i = off; i < end; i++)
+			dst[i] &= src[i];
+	}
 }
 
 /* ---------------------------------------------------------------------

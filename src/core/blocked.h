@@ -61,9 +61,12 @@ extern void bloom_init_blocked(uint8_t *buf, uint64_t nblocks, int k,
 extern BloomStatus bloom_new_blocked(uint64_t capacity, double fpr, uint16_t flags,
 									 BloomPlan *plan, const BloomAlloc *a,
 									 BloomFilter *out);
-extern void bloom_insert_many(BloomFilter *f, const uint8_t *hashes_le, uint64_t n);
-extern void bloom_union_bits(uint8_t *dst, const uint8_t *src, uint64_t nbytes);
-extern void bloom_intersect_bits(uint8_t *dst, const uint8_t *src, uint64_t nbytes);
+extern void bloom_insert_many(BloomFilter *f, const uint8_t *hashes_le, uint64_t n,
+							  const BloomCancel *c);
+extern void bloom_union_bits(uint8_t *dst, const uint8_t *src, uint64_t nbytes,
+							 const BloomCancel *c);
+extern void bloom_intersect_bits(uint8_t *dst, const uint8_t *src, uint64_t nbytes,
+								 const BloomCancel *c);
 extern uint64_t bloom_bits_set(const BloomFilter *f);
 extern double bloom_estimate_items(const BloomFilter *f);
 extern double bloom_estimate_fpr(const BloomFilter *f);

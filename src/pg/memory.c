@@ -10,6 +10,7 @@
  */
 #include "bloomtype.h"
 
+
 /* A varlena of size data bytes in cxt (values reach 512 MB: huge) */
 struct varlena *
 bt_new_varlena(size_t size, MemoryContext cxt)
@@ -48,6 +49,20 @@ scratch_free(void *arg, void *p)
 }
 
 /*
+ * The core's cancel check: a statement_timeout or a cancel request ends
+ * the call here with an ERROR (the core keeps nothing it must release:
+ * its memory is the context's)
+ */
+static void
+bt_check_interrupts(void *arg)
+{
+	(void) arg;
+	CHECK_FOR_INTERRUPTS();
+}
+
+const BloomCancel bt_cancel = {bt_check_interrupts, NULL};
+
+/*
  * The allocator the core gets.  It never returns NULL: running out of
  * memory is an ERROR, as for palloc.
  */
@@ -61,5 +76,6 @@ bt_allocator(MemoryContext cxt)
 	a.arg = cxt;
 	a.scratch = scratch_alloc;
 	a.scratch_free = scratch_free;
+	a.cancel = &bt_cancel;
 	return a;
 }

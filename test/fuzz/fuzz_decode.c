@@ -110,8 +110,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		{
 			uint8_t    *scratch = malloc(bloom_estimate_scratch(f.nhashes));
 			uint64_t   *table = malloc(1024 * sizeof(uint64_t));
-			uint64_t	exact = bloom_count_distinct(f.data, f.nhashes, table, 1024);
-			double		est = bloom_estimate_distinct(f.data, f.nhashes, scratch);
+			uint64_t	exact = bloom_count_distinct(f.data, f.nhashes, table, 1024, NULL);
+			double		est = bloom_estimate_distinct(f.data, f.nhashes, scratch, NULL);
 
 			if (exact != UINT64_MAX && exact > f.nhashes)
 				abort();
@@ -135,7 +135,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (f.nblocks <= 4096)
 		{
 			if (counting_sparse_densify(&d, &a) != BLOOM_OK ||
-				counting_validate_deep(&d) != BLOOM_OK)
+				counting_validate_deep(&d, NULL) != BLOOM_OK)
 				abort();
 			for (uint64_t i = 0; i < f.nhashes; i++)
 				if (!counting_contains(&d, bloom_get_le64(f.data + 8 * i)))

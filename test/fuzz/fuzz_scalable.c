@@ -34,7 +34,7 @@ united(const BloomFilter *a, const BloomFilter *b, BloomFilter *u)
 		abort();				/* a value and its grown self share geometry */
 	len = bloom_scalable_union_size(a, b);
 	buf = malloc(len);
-	bloom_scalable_union(buf, a, b);
+	bloom_scalable_union(buf, a, b, NULL);
 	if (bloom_decode(buf, len, u) != BLOOM_OK)
 		abort();
 	return buf;

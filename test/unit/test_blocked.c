@@ -104,8 +104,8 @@ test_union_intersection(void **state)
 		memcpy(x, a.data, nbytes);
 		fu.data = u;
 		fx.data = x;
-		bloom_union_bits(u, b.data, nbytes);
-		bloom_intersect_bits(x, b.data, nbytes);
+		bloom_union_bits(u, b.data, nbytes, NULL);
+		bloom_intersect_bits(x, b.data, nbytes, NULL);
 		for (int64_t i = 0; i < 7500; i++)
 			assert_true(bloom_contains_hash(&fu, bloom_hash_int64(0, i)));
 		for (int64_t i = 2500; i < 5000; i++)
@@ -247,7 +247,7 @@ test_blocked_merge(void **state)
 	assert_int_equal(bloom_merge(&a, &b, false, &al), BLOOM_OK);
 	assert_ptr_equal(a.base, ba);	/* in place */
 	memcpy(expect, c.data, len - BLOOM_HEADER_SIZE);
-	bloom_union_bits(expect, b.data, len - BLOOM_HEADER_SIZE);
+	bloom_union_bits(expect, b.data, len - BLOOM_HEADER_SIZE, NULL);
 	assert_memory_equal(a.data, expect, len - BLOOM_HEADER_SIZE);
 	assert_int_equal(a.nitems, 1200);
 	assert_int_equal(a.key_class, BLOOM_KEY_INTEGER);	/* taken from b */
@@ -281,7 +281,7 @@ test_insert_many(void **state)
 		bloom_put_le64(le + 8 * i, bloom_hash_int64(3, i));
 		bloom_insert_hash(&a, bloom_hash_int64(3, i));
 	}
-	bloom_insert_many(&b, le, 5000);
+	bloom_insert_many(&b, le, 5000, NULL);
 	assert_memory_equal(a.data, b.data, len - BLOOM_HEADER_SIZE);
 	free(le);
 	free(ba);

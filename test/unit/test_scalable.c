@@ -194,7 +194,7 @@ test_scalable_union(void **state)
 	assert_int_equal(bloom_compatible(&a.f, &b.f, &what), BLOOM_OK);
 	len = bloom_scalable_union_size(&b.f, &a.f);
 	buf = malloc(len);
-	bloom_scalable_union(buf, &b.f, &a.f);
+	bloom_scalable_union(buf, &b.f, &a.f, NULL);
 	assert_int_equal(bloom_decode(buf, len, &u), BLOOM_OK);
 	assert_int_equal(u.nlayers, a.f.nlayers);
 	assert_int_equal(u.nitems, a.f.nitems + b.f.nitems);
