@@ -183,19 +183,25 @@ void
 bloom_insert_many(BloomFilter *f, const uint8_t *hashes_le, uint64_t n,
 				  const BloomCancel *c)
 {
-	for (uint64_t i = 0; i < n; i++)
+	/* a cancel check per 64K hashes, outside the loop that inserts them */
+	for (uint64_t start = 0; start < n; start += BLOOM_CANCEL_EVERY)
 	{
-		bloom_cancel_point(c, i);
-		if (i + BLOOM_PREFETCH_AHEAD < n)
-			__builtin_prefetch(bloom_bits_block(f->data, f->nblocks,
-												bloom_get_le64(hashes_le + 8 * (i + BLOOM_PREFETCH_AHEAD))), 1);
-		bloom_insert_hash(f, bloom_get_le64(hashes_le + 8 * i));
+		uint64_t	end = n - start < BLOOM_CANCEL_EVERY ? n : start + BLOOM_CANCEL_EVERY;
+
+		bloom_cancel_check(c);
+		for (uint64_t i = start; i < end; i++)
+		{
+			if (i + BLOOM_PREFETCH_AHEAD < n)
+				__builtin_prefetch(bloom_bits_block(f->data, f->nblocks,
+													bloom_get_le64(hashes_le + 8 * (i + BLOOM_PREFETCH_AHEAD))), 1);
+			bloom_insert_hash(f, bloom_get_le64(hashes_le + 8 * i));
+		}
 	}
 }
 
 /*
- * Bit by bit, a megabyte at a time (the inner loop stays simple enough to
- * be vectorised), checking c between megabytes
+ * Bit by bit, eight bytes at a time (unaligned loads through memcpy: a
+ * varlena's data is not aligned), a megabyte between cancel checks
  */
 void
 bloom_union_bits(uint8_t *dst, const uint8_t *src, uint64_t nbytes,
@@ -204,9 +210,20 @@ bloom_union_bits(uint8_t *dst, const uint8_t *src, uint64_t nbytes,
 	for (uint64_t off = 0; off < nbytes; off += BLOOM_CANCEL_BYTES)
 	{
 		uint64_t	end = nbytes - off < BLOOM_CANCEL_BYTES ? nbytes : off + BLOOM_CANCEL_BYTES;
+		uint64_t	i = off;
 
 		bloom_cancel_check(c);
-		for (uint64_t i = off; i < end; i++)
+		for (; i + 8 <= end; i += 8)
+		{
+			uint64_t	x,
+						y;
+
+			memcpy(&x, dst + i, 8);
+			memcpy(&y, src + i, 8);
+			x |= y;
+			memcpy(dst + i, &x, 8);
+		}
+		for (; i < end; i++)
 			dst[i] |= src[i];
 	}
 }
@@ -218,9 +235,20 @@ bloom_intersect_bits(uint8_t *dst, const uint8_t *src, uint64_t nbytes,
 	for (uint64_t off = 0; off < nbytes; off += BLOOM_CANCEL_BYTES)
 	{
 		uint64_t	end = nbytes - off < BLOOM_CANCEL_BYTES ? nbytes : off + BLOOM_CANCEL_BYTES;
+		uint64_t	i = off;
 
 		bloom_cancel_check(c);
-		for (uint64_t i = off; i < end; i++)
+		for (; i + 8 <= end; i += 8)
+		{
+			uint64_t	x,
+						y;
+
+			memcpy(&x, dst + i, 8);
+			memcpy(&y, src + i, 8);
+			x &= y;
+			memcpy(dst + i, &x, 8);
+		}
+		for (; i < end; i++)
 			dst[i] &= src[i];
 	}
 }

@@ -292,20 +292,23 @@ counting_merge(BloomFilter *a, const BloomFilter *b, const BloomCancel *c)
 	const uint8_t *cb = counting_counters(b);
 	uint64_t	n = a->nblocks * COUNTING_PLANE_BYTES;
 
-	for (uint64_t i = 0; i < n; i++)
+	/* a cancel check per megabyte of counters */
+	for (uint64_t off = 0; off < n; off += BLOOM_CANCEL_BYTES)
 	{
-		unsigned	lo,
-					hi;
+		uint64_t	end = n - off < BLOOM_CANCEL_BYTES ? n : off + BLOOM_CANCEL_BYTES;
 
-		if ((i & (BLOOM_CANCEL_BYTES - 1)) == 0)
-			bloom_cancel_check(c);
-		lo = (ca[i] & 0xF) + (cb[i] & 0xF);
-		hi = (ca[i] >> 4) + (cb[i] >> 4);
-		if (lo > COUNTING_SATURATED)
-			lo = COUNTING_SATURATED;
-		if (hi > COUNTING_SATURATED)
-			hi = COUNTING_SATURATED;
-		ca[i] = (uint8_t) (lo | (hi << 4));
+		bloom_cancel_check(c);
+		for (uint64_t i = off; i < end; i++)
+		{
+			unsigned	lo = (ca[i] & 0xF) + (cb[i] & 0xF);
+			unsigned	hi = (ca[i] >> 4) + (cb[i] >> 4);
+
+			if (lo > COUNTING_SATURATED)
+				lo = COUNTING_SATURATED;
+			if (hi > COUNTING_SATURATED)
+				hi = COUNTING_SATURATED;
+			ca[i] = (uint8_t) (lo | (hi << 4));
+		}
 	}
 	bloom_union_bits(a->data, b->data, a->nblocks * BLOOM_BLOCK_BYTES, c);
 	bloom_adopt_key_class(a, b);

@@ -39,12 +39,17 @@ bloom_estimate_distinct(const uint8_t *hashes_le, uint64_t n, uint8_t *scratch,
 		uint64_t	set = 0;
 
 		memset(scratch, 0, mbits / 8);
-		for (uint64_t i = 0; i < n; i++)
+		for (uint64_t start = 0; start < n; start += BLOOM_CANCEL_EVERY)
 		{
-			uint64_t	bit = bloom_mulhi64(bloom_get_le64(hashes_le + 8 * i), mbits);
+			uint64_t	end = n - start < BLOOM_CANCEL_EVERY ? n : start + BLOOM_CANCEL_EVERY;
 
-			bloom_cancel_point(c, i);
-			scratch[bit >> 3] |= (uint8_t) (1u << (bit & 7));
+			bloom_cancel_check(c);
+			for (uint64_t i = start; i < end; i++)
+			{
+				uint64_t	bit = bloom_mulhi64(bloom_get_le64(hashes_le + 8 * i), mbits);
+
+				scratch[bit >> 3] |= (uint8_t) (1u << (bit & 7));
+			}
 		}
 		for (uint64_t i = 0; i < mbits / 8; i++)
 			set += __builtin_popcount(scratch[i]);
@@ -60,16 +65,21 @@ bloom_estimate_distinct(const uint8_t *hashes_le, uint64_t n, uint8_t *scratch,
 		double		raw;
 
 		memset(scratch, 0, 65536);
-		for (uint64_t i = 0; i < n; i++)
+		for (uint64_t start = 0; start < n; start += BLOOM_CANCEL_EVERY)
 		{
-			uint64_t	h = bloom_get_le64(hashes_le + 8 * i);
-			unsigned	idx = (unsigned) (h >> 48);
-			uint64_t	rest = (h << 16) | (UINT64_C(1) << 15);
-			uint8_t		rank = (uint8_t) (__builtin_clzll(rest) + 1);
+			uint64_t	end = n - start < BLOOM_CANCEL_EVERY ? n : start + BLOOM_CANCEL_EVERY;
 
-			bloom_cancel_point(c, i);
-			if (rank > scratch[idx])
-				scratch[idx] = rank;
+			bloom_cancel_check(c);
+			for (uint64_t i = start; i < end; i++)
+			{
+				uint64_t	h = bloom_get_le64(hashes_le + 8 * i);
+				unsigned	idx = (unsigned) (h >> 48);
+				uint64_t	rest = (h << 16) | (UINT64_C(1) << 15);
+				uint8_t		rank = (uint8_t) (__builtin_clzll(rest) + 1);
+
+				if (rank > scratch[idx])
+					scratch[idx] = rank;
+			}
 		}
 		for (unsigned i = 0; i < 65536; i++)
 		{
