@@ -69,6 +69,15 @@ SELECT cancels_in_time($$
                              array_fill(1::bigint, ARRAY[25000000]))$$) AS cuckoo_any;
 RESET statement_timeout;
 
+-- bloom_info (three passes over the blocks) and bloom_cardinality (one) of
+-- a filter of 400M keys (500 MB), in one expression: PostgreSQL checks for
+-- interrupts between rows, not between these calls
+SELECT timeout_after('SELECT b IS NULL FROM (SELECT bloom_empty(400000000, 0.01, 0) b OFFSET 0) s');
+SELECT cancels_in_time($$
+  SELECT (bloom_info(b)).bits_set + (bloom_info(b)).estimated_items + bloom_cardinality(b)
+  FROM (SELECT bloom_empty(400000000, 0.01, 0) b OFFSET 0) s$$) AS bloom_info;
+RESET statement_timeout;
+
 -- a counting filter of 60M keys (320 MB): info; one of 80M (430 MB):
 -- deep validation of outside bytes
 SELECT timeout_after('SELECT c IS NULL FROM (SELECT counting_empty(60000000, 0.01) c OFFSET 0) s');

@@ -274,12 +274,15 @@ block_popcount(const uint8_t *blk)
 }
 
 uint64_t
-bloom_layer_bits_set(const BloomLayer *l)
+bloom_layer_bits_set(const BloomLayer *l, const BloomCancel *c)
 {
 	uint64_t	n = 0;
 
 	for (uint64_t b = 0; b < l->nblocks; b++)
+	{
+		bloom_cancel_point(c, b);
 		n += block_popcount(l->data + b * BLOOM_BLOCK_BYTES);
+	}
 	return n;
 }
 
@@ -290,7 +293,7 @@ bloom_layer_bits_set(const BloomLayer *l)
  * per block).  A full block counts as if one bit were still clear.
  */
 double
-bloom_layer_estimate_items(const BloomLayer *l)
+bloom_layer_estimate_items(const BloomLayer *l, const BloomCancel *c)
 {
 	const double B = BLOOM_BLOCK_BITS;
 	double		denom = l->k * log1p(-1.0 / B);
@@ -300,6 +303,7 @@ bloom_layer_estimate_items(const BloomLayer *l)
 	{
 		double		x = block_popcount(l->data + b * BLOOM_BLOCK_BYTES);
 
+		bloom_cancel_point(c, b);
 		if (x >= B)
 			x = B - 0.5;
 		total += log1p(-x / B) / denom;
@@ -312,7 +316,7 @@ bloom_layer_estimate_items(const BloomLayer *l)
  * as they are now: the mean over blocks of (X/B)^k.
  */
 double
-bloom_layer_estimate_fpr(const BloomLayer *l)
+bloom_layer_estimate_fpr(const BloomLayer *l, const BloomCancel *c)
 {
 	const double B = BLOOM_BLOCK_BITS;
 	double		total = 0.0;
@@ -321,6 +325,7 @@ bloom_layer_estimate_fpr(const BloomLayer *l)
 	{
 		double		x = block_popcount(l->data + b * BLOOM_BLOCK_BYTES);
 
+		bloom_cancel_point(c, b);
 		total += pow(x / B, l->k);
 	}
 	return total / (double) l->nblocks;
@@ -347,7 +352,7 @@ layers_of(const BloomFilter *f, BloomLayer *one, uint64_t *n)
  * 1 - prod(1 - rate of layer i).
  */
 uint64_t
-bloom_bits_set(const BloomFilter *f)
+bloom_bits_set(const BloomFilter *f, const BloomCancel *c)
 {
 	BloomLayer	one;
 	uint64_t	n,
@@ -355,12 +360,12 @@ bloom_bits_set(const BloomFilter *f)
 	const BloomLayer *l = layers_of(f, &one, &n);
 
 	for (uint64_t i = 0; i < n; i++)
-		set += bloom_layer_bits_set(&l[i]);
+		set += bloom_layer_bits_set(&l[i], c);
 	return set;
 }
 
 double
-bloom_estimate_items(const BloomFilter *f)
+bloom_estimate_items(const BloomFilter *f, const BloomCancel *c)
 {
 	BloomLayer	one;
 	uint64_t	n;
@@ -368,12 +373,12 @@ bloom_estimate_items(const BloomFilter *f)
 	const BloomLayer *l = layers_of(f, &one, &n);
 
 	for (uint64_t i = 0; i < n; i++)
-		total += bloom_layer_estimate_items(&l[i]);
+		total += bloom_layer_estimate_items(&l[i], c);
 	return total;
 }
 
 double
-bloom_estimate_fpr(const BloomFilter *f)
+bloom_estimate_fpr(const BloomFilter *f, const BloomCancel *c)
 {
 	BloomLayer	one;
 	uint64_t	n;
@@ -381,8 +386,8 @@ bloom_estimate_fpr(const BloomFilter *f)
 	const BloomLayer *l = layers_of(f, &one, &n);
 
 	if (f->kind != BLOOM_KIND_SCALABLE)
-		return bloom_layer_estimate_fpr(l);
+		return bloom_layer_estimate_fpr(l, c);
 	for (uint64_t i = 0; i < n; i++)
-		none *= 1.0 - bloom_layer_estimate_fpr(&l[i]);
+		none *= 1.0 - bloom_layer_estimate_fpr(&l[i], c);
 	return 1.0 - none;
 }

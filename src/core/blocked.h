@@ -67,12 +67,13 @@ extern void bloom_union_bits(uint8_t *dst, const uint8_t *src, uint64_t nbytes,
 							 const BloomCancel *c);
 extern void bloom_intersect_bits(uint8_t *dst, const uint8_t *src, uint64_t nbytes,
 								 const BloomCancel *c);
-extern uint64_t bloom_bits_set(const BloomFilter *f);
-extern double bloom_estimate_items(const BloomFilter *f);
-extern double bloom_estimate_fpr(const BloomFilter *f);
-extern uint64_t bloom_layer_bits_set(const BloomLayer *l);
-extern double bloom_layer_estimate_items(const BloomLayer *l);
-extern double bloom_layer_estimate_fpr(const BloomLayer *l);
+/* passes over every block: c is checked every 64K blocks (4 MB) */
+extern uint64_t bloom_bits_set(const BloomFilter *f, const BloomCancel *c);
+extern double bloom_estimate_items(const BloomFilter *f, const BloomCancel *c);
+extern double bloom_estimate_fpr(const BloomFilter *f, const BloomCancel *c);
+extern uint64_t bloom_layer_bits_set(const BloomLayer *l, const BloomCancel *c);
+extern double bloom_layer_estimate_items(const BloomLayer *l, const BloomCancel *c);
+extern double bloom_layer_estimate_fpr(const BloomLayer *l, const BloomCancel *c);
 
 /*
  * Bit positions of a key in a blocked filter.  The block is chosen by

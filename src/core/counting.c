@@ -341,7 +341,7 @@ void
 counting_to_bloom(const BloomFilter *c, uint8_t *buf, BloomFilter *out)
 {
 	BloomLayer	l = presence_layer(c);
-	double		est = bloom_layer_estimate_items(&l);
+	double		est = bloom_layer_estimate_items(&l, NULL);	/* 100 MB at most */
 
 	bloom_init_blocked(buf, c->nblocks, c->k, c->capacity, c->fpr, c->seed);
 	if (bloom_decode(buf, bloom_blocked_size(c->nblocks), out) != BLOOM_OK)
@@ -378,8 +378,8 @@ counting_describe(const BloomFilter *f, CountingInfo *info, const BloomCancel *c
 		if (v > info->max_counter)
 			info->max_counter = v;
 	}
-	info->estimated_items = bloom_layer_estimate_items(&l);
-	info->estimated_fpr = bloom_layer_estimate_fpr(&l);
+	info->estimated_items = bloom_layer_estimate_items(&l, c);
+	info->estimated_fpr = bloom_layer_estimate_fpr(&l, c);
 }
 
 /*

@@ -306,7 +306,8 @@ extern BloomStatus bloom_add(BloomFilter *f, uint64_t h, struct BloomPlan *plan,
 							 const BloomAlloc *a, bool *added);
 extern BloomStatus bloom_merge(BloomFilter *a, const BloomFilter *b,
 							   bool intersect, const BloomAlloc *al);
-extern BloomStatus bloom_describe(const BloomFilter *f, BloomInfo *info);
+extern BloomStatus bloom_describe(const BloomFilter *f, BloomInfo *info,
+								  const BloomCancel *c);
 extern void *bloom_alloc_value(const BloomAlloc *a, size_t size);
 extern void *bloom_alloc_scratch(const BloomAlloc *a, size_t size);
 extern void bloom_free_scratch(const BloomAlloc *a, void *p);

@@ -144,7 +144,7 @@ hashlist_to_blocked(const BloomFilter *st, bool layer, BloomPlan *plan,
 	else if (s == BLOOM_OK)
 	{
 		bloom_insert_many(out, st->data, n, bloom_alloc_cancel(a));
-		if (bloom_estimate_items(out) > 1.2 * (distinct > 0 ? distinct : 1) + 100 &&
+		if (bloom_estimate_items(out, bloom_alloc_cancel(a)) > 1.2 * (distinct > 0 ? distinct : 1) + 100 &&
 			distinct < n)
 		{
 			/*
@@ -229,7 +229,7 @@ state_to_scalable(const BloomFilter *st, BloomPlan *plan, const BloomAlloc *a,
 		return s;
 	/* the keys the bits hold, estimated once (a pass over all of them) */
 	if (bloom_is_fixed_state(st) || f.nitems > f.capacity)
-		est = bloom_estimate_items(&f);
+		est = bloom_estimate_items(&f, bloom_alloc_cancel(a));
 	if (bloom_is_fixed_state(st))
 	{
 		/*
@@ -247,7 +247,7 @@ state_to_scalable(const BloomFilter *st, BloomPlan *plan, const BloomAlloc *a,
 		{
 			m->over_capacity = true;
 			m->estimated_items = est;
-			m->estimated_fpr = bloom_estimate_fpr(&f);
+			m->estimated_fpr = bloom_estimate_fpr(&f, bloom_alloc_cancel(a));
 		}
 		f.nitems = f.capacity;
 	}

@@ -94,16 +94,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		if (bloom_has_bits(&f) || f.kind == BLOOM_KIND_SCALABLE)
 		{
-			(void) bloom_bits_set(&f);
-			(void) bloom_estimate_items(&f);
-			(void) bloom_estimate_fpr(&f);
+			(void) bloom_bits_set(&f, NULL);
+			(void) bloom_estimate_items(&f, NULL);
+			(void) bloom_estimate_fpr(&f, NULL);
 			for (int64_t i = 0; i < 64; i++)
 				(void) bloom_filter_contains(&f, bloom_hash_int64(f.seed, i));
 			if (!bloom_is_state(&f))
 			{
 				BloomInfo	info;
 
-				bloom_describe(&f, &info);
+				bloom_describe(&f, &info, NULL);
 			}
 		}
 		else

@@ -64,9 +64,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(orig);
 		return 0;
 	}
-	(void) bloom_bits_set(&f);
-	(void) bloom_estimate_items(&f);
-	(void) bloom_estimate_fpr(&f);
+	(void) bloom_bits_set(&f, NULL);
+	(void) bloom_estimate_items(&f, NULL);
+	(void) bloom_estimate_fpr(&f, NULL);
 	for (int64_t i = 0; i < 64; i++)
 		(void) bloom_scalable_contains(&f, bloom_hash_int64(f.seed, -i));
 

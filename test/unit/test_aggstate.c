@@ -444,7 +444,7 @@ test_buffered_push(void **state)
 	for (int64_t i = 0; i < BLOOM_PENDING_SLOTS; i++)
 		bloom_buffered_push(&f, bloom_hash_int64(0, i));
 	assert_int_equal(f.npending, BLOOM_PENDING_SLOTS);
-	assert_int_equal(bloom_bits_set(&f), 0);	/* nothing inserted yet */
+	assert_int_equal(bloom_bits_set(&f, NULL), 0);	/* nothing inserted yet */
 	bloom_buffered_push(&f, bloom_hash_int64(0, BLOOM_PENDING_SLOTS));
 	assert_int_equal(f.npending, 1);
 	for (int64_t i = 0; i < BLOOM_PENDING_SLOTS; i++)

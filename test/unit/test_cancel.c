@@ -158,6 +158,15 @@ test_cancel_called(void **state)
 		cnt.calls = 0;
 		assert_int_equal(bloom_merge(&f, &g, false, &a), BLOOM_OK);
 		assert_int_equal(cnt.calls, mb);
+		/* the estimates pass over every block: checked every 64K blocks */
+		{
+			BloomInfo	info;
+			long		per_pass = (long) ((f.nblocks + BLOOM_CANCEL_EVERY - 1) / BLOOM_CANCEL_EVERY);
+
+			cnt.calls = 0;
+			assert_int_equal(bloom_describe(&f, &info, &c), BLOOM_OK);
+			assert_int_equal(cnt.calls, 3 * per_pass);
+		}
 		free(fb);
 		free(gb);
 	}
