@@ -184,16 +184,18 @@ typedef struct BloomFilter
 
 /*
  * A way out of a long call.  Every loop of the core whose length depends
- * on its input (decode and deep validation, merges, materialisation,
- * sorting and counting hashes, conversions, batch inserts) calls check(arg)
- * every BLOOM_CANCEL_EVERY steps, or every BLOOM_CANCEL_BYTES bytes; the
- * PostgreSQL glue's check is CHECK_FOR_INTERRUPTS(), which does not return
- * when the query is cancelled.  So the core keeps nothing across a check
- * that the caller could not drop: its memory is the allocator's (a memory
- * context in the glue), and a value it changes in place is the caller's
- * and is thrown away with the query.  NULL (or a NULL check): never
- * cancelled, as in the tests, fuzzers and benchmarks.  A check every 64K
- * steps costs nothing measurable (a call through a pointer per 64K keys).
+ * on its input (deep validation, merges, materialisation, sorting and
+ * counting hashes, estimates from the bits, conversions, compaction, batch
+ * inserts) calls check(arg) every BLOOM_CANCEL_EVERY steps, or every
+ * BLOOM_CANCEL_BYTES bytes; the PostgreSQL glue's check is
+ * CHECK_FOR_INTERRUPTS(), which does not return when the query is
+ * cancelled.  So the core keeps nothing across a check that the caller
+ * could not drop: its memory is the allocator's (a memory context in the
+ * glue), and a value it changes in place is the caller's and is thrown
+ * away with the query.  NULL (or a NULL check): never cancelled, as in the
+ * tests, fuzzers and benchmarks.  A check every 64K steps costs nothing
+ * measurable (a call through a pointer per 64K keys), and is made outside
+ * the inner loop where that loop is hot.
  */
 typedef struct BloomCancel
 {

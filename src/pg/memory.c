@@ -10,7 +10,6 @@
  */
 #include "bloomtype.h"
 
-
 /* A varlena of size data bytes in cxt (values reach 512 MB: huge) */
 struct varlena *
 bt_new_varlena(size_t size, MemoryContext cxt)
