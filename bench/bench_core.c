@@ -189,7 +189,7 @@ main(int argc, char **argv)
 			for (uint64_t i = 0; i < probes; i++)
 				fp += bloom_contains_hash(&f, bloom_hash_int64(0, key_of(UINT64_C(1) << 40 | i)));
 			fprintf(fp1, "%.2f\t%.6f\t%.6f\t%.6f\n", (double) added / cap, (double) fp / probes,
-					bloom_model_fpr((double) added / f.nblocks, f.k), bloom_estimate_fpr(&f));
+					bloom_model_fpr((double) added / f.nblocks, f.k), bloom_estimate_fpr(&f, NULL));
 		}
 		fclose(fp1);
 		free(buf);

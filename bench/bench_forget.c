@@ -281,7 +281,7 @@ run_counting(uint64_t n, double fpr, const uint64_t *hp, const uint64_t *ha)
 	t.miss = (now_ns() - t0) / n;
 	t.fp = x;
 
-	counting_describe(&f, &info);
+	counting_describe(&f, &info, NULL);
 	t.max_counter = info.max_counter;
 	t.saturated = info.saturated;
 	t.subs = 1;
@@ -344,7 +344,7 @@ counting_overfill(FILE *tsv, uint64_t n, double fpr, const uint64_t *ha)
 			counting_add(&f, bloom_hash_int64(0, key_of(added)));
 		for (uint64_t i = 0; i < n; i++)
 			x += counting_contains(&f, ha[i]);
-		counting_describe(&f, &info);
+		counting_describe(&f, &info, NULL);
 		printf("  counting at %gx fill: max counter %u, saturated %lu of %lu, measured fpr %.6f\n",
 			   (double) fill, info.max_counter, (unsigned long) info.saturated,
 			   (unsigned long) info.counters, (double) x / n);

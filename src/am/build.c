@@ -110,7 +110,8 @@ size_layers(Relation index, BuildState *st, bool scan_done)
 	{
 		uint64	   *table = palloc0_array(uint64, 131072);
 		uint64		d = bloom_count_distinct((const uint8 *) st->hashes,
-											 st->nhashes, table, 131072);
+											 st->nhashes, table, 131072,
+											 &bt_cancel);
 
 		if (d != UINT64_MAX)
 			distinct = (double) d;
@@ -122,7 +123,7 @@ size_layers(Relation index, BuildState *st, bool scan_done)
 											  MCXT_ALLOC_HUGE);
 
 		distinct = bloom_estimate_distinct((const uint8 *) st->hashes,
-										   st->nhashes, scratch);
+										   st->nhashes, scratch, &bt_cancel);
 		pfree(scratch);
 	}
 	if (!scan_done && st->heap_nblocks > 0)

@@ -383,8 +383,8 @@ stat_page(const uint8 *blocks, uint32 nblocks, uint64 nitems, uint32 p, void *ar
 	bfi_layer_view(s->layer, nitems, (uint8 *) blocks, &view);
 	view.nblocks = nblocks;
 	s->items += nitems;
-	s->bits_set += bloom_layer_bits_set(&view);
-	s->fpr_sum += bloom_layer_estimate_fpr(&view) * nblocks;
+	s->bits_set += bloom_layer_bits_set(&view, &bt_cancel);
+	s->fpr_sum += bloom_layer_estimate_fpr(&view, &bt_cancel) * nblocks;
 }
 
 

@@ -36,6 +36,7 @@ probe_all(const void *filter, const BtBatchKeys *keys, bool *found)
 
 	for (int i = 0; i < keys->n; i++)
 	{
+		BT_CANCEL_POINT(i);
 		/* a grown scalable filter prefetches its layers in each lookup */
 		if (i + BATCH_PREFETCH_AHEAD < keys->n && !keys->nulls[i + BATCH_PREFETCH_AHEAD] &&
 			(f->kind == BLOOM_KIND_BLOCKED || f->nlayers == 1))
@@ -81,7 +82,7 @@ add_all_common(FunctionCallInfo fcinfo, bool create)
 	if (f.kind == BLOOM_KIND_BLOCKED && !(f.flags & BLOOM_FLAG_NONSCALING))
 	{
 		/* a 1.0 filter takes every key: insert in prefetched batches */
-		bloom_insert_many(&f, le, m);
+		bloom_insert_many(&f, le, m, &bt_cancel);
 		f.nitems = bloom_sat_add(f.nitems, m);
 		bloom_store_items(&f);
 		PG_RETURN_POINTER(v);
@@ -89,9 +90,11 @@ add_all_common(FunctionCallInfo fcinfo, bool create)
 	/* one by one: each key is tested first, and may make the filter grow */
 	for (int i = 0; i < m; i++)
 	{
-		struct varlena *g = bf_add_hash(v, &f, bloom_get_le64(le + 8 * i), NULL,
-										CurrentMemoryContext);
+		struct varlena *g;
 
+		BT_CANCEL_POINT(i);
+		g = bf_add_hash(v, &f, bloom_get_le64(le + 8 * i), NULL,
+						CurrentMemoryContext);
 		if (g != v)
 			pfree(v);
 		v = g;

@@ -236,7 +236,7 @@ info_common(FunctionCallInfo fcinfo, bool scalable_view)
 		elog(ERROR, "return type must be a row type of 12 or 15 columns");
 	tupdesc = BlessTupleDesc(tupdesc);
 
-	if (bloom_describe(&f, &info) != BLOOM_OK)
+	if (bloom_describe(&f, &info, &bt_cancel) != BLOOM_OK)
 		elog(ERROR, "bloom_info of an aggregate state that was not materialised");
 	values[0] = CStringGetTextDatum(info.kind);
 	values[1] = Int64GetDatum(clamp_int64(info.capacity));
@@ -279,5 +279,5 @@ bloom_cardinality(PG_FUNCTION_ARGS)
 	BloomFilter f;
 
 	(void) bf_arg(fcinfo, 0, &f, 0);
-	PG_RETURN_INT64((int64) llround(bloom_estimate_items(&f)));
+	PG_RETURN_INT64((int64) llround(bloom_estimate_items(&f, &bt_cancel)));
 }

@@ -110,7 +110,7 @@ bloom_hashlist_append(BloomFilter *f, const uint8_t *src, uint64_t n,
 			h[i] = bloom_hashlist_get(f, i);
 		for (uint64_t i = 0; i < n; i++)
 			h[f->nhashes + i] = bloom_get_le64(src + 8 * i);
-		bloom_sort_u64(h, total);
+		bloom_sort_u64(h, total, bloom_alloc_cancel(a));
 		total = bloom_unique_u64(h, total);
 		*distinct = total;
 		if (total > *limit)
@@ -217,7 +217,7 @@ bloom_hashlist_trim(BloomFilter *f, unsigned maxcopies, const BloomAlloc *a)
 		return BLOOM_E_NOMEM;
 	for (uint64_t i = 0; i < n; i++)
 		h[i] = bloom_hashlist_get(f, i);
-	bloom_sort_u64(h, n);
+	bloom_sort_u64(h, n, bloom_alloc_cancel(a));
 	for (uint64_t i = 0, run = 0; i < n; i++)
 	{
 		run = (i > 0 && h[i] == h[i - 1]) ? run + 1 : 0;
@@ -319,7 +319,7 @@ bloom_new_buffered(uint64_t capacity, double fpr, bool layer, BloomPlan *plan,
 void
 bloom_flush_pending(BloomFilter *f)
 {
-	bloom_insert_many(f, bloom_pending(f), f->npending);
+	bloom_insert_many(f, bloom_pending(f), f->npending, NULL);	/* 256 at most */
 	f->npending = 0;
 	bloom_store_fill(f);
 }
@@ -368,7 +368,10 @@ buffered_merge(BloomFilter *a, const BloomFilter *b, bool intersect,
 		/* a light state's hashes, which it counted */
 		bloom_adopt_key_class(a, b);
 		for (uint64_t i = 0; i < b->nhashes; i++)
+		{
+			bloom_cancel_point(bloom_alloc_cancel(al), i);
 			bloom_buffered_push(a, bloom_get_le64(b->data + 8 * i));
+		}
 		a->nitems = bloom_sat_add(a->nitems, b->nitems);
 		bloom_write_header(a);
 		return BLOOM_OK;

@@ -117,12 +117,13 @@ extern void bloom_sparse_write(uint8_t *buf, const BloomFilter *f, uint64_t nslo
 
 /* distinct counting */
 extern size_t bloom_unique_u64(uint64_t *a, size_t n);
-extern void bloom_sort_u64(uint64_t *a, size_t n);
+extern void bloom_sort_u64(uint64_t *a, size_t n, const BloomCancel *c);
 extern uint64_t bloom_count_distinct(const uint8_t *hashes_le, uint64_t n,
-									 uint64_t *table, uint64_t tsize);
+									 uint64_t *table, uint64_t tsize,
+									 const BloomCancel *c);
 extern size_t bloom_estimate_scratch(uint64_t n);
 extern double bloom_estimate_distinct(const uint8_t *hashes_le, uint64_t n,
-									  uint8_t *scratch);
+									  uint8_t *scratch, const BloomCancel *c);
 
 extern BloomStatus bloom_hashlist_distinct(const BloomFilter *st, const BloomAlloc *a,
 										   uint64_t **sorted, uint64_t *distinct);

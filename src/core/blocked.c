@@ -122,28 +122,29 @@ static BloomStatus
 blocked_merge(BloomFilter *a, const BloomFilter *b, bool intersect,
 			  const BloomAlloc *al)
 {
-	(void) al;
+	const BloomCancel *c = bloom_alloc_cancel(al);
+
 	if (intersect && b->kind == BLOOM_KIND_SPARSE)
 		return BLOOM_E_KIND;	/* intersections read materialised filters */
 	bloom_adopt_key_class(a, b);
 	if (intersect)
 	{
-		bloom_intersect_bits(a->data, b->data, a->nblocks * BLOOM_BLOCK_BYTES);
+		bloom_intersect_bits(a->data, b->data, a->nblocks * BLOOM_BLOCK_BYTES, c);
 		a->nitems = a->nitems < b->nitems ? a->nitems : b->nitems;
 	}
 	else if (b->kind == BLOOM_KIND_SPARSE)
 	{
 		/* a light state has hashes, not bits */
-		bloom_insert_many(a, b->data, b->nhashes);
+		bloom_insert_many(a, b->data, b->nhashes, c);
 		a->nitems = bloom_sat_add(a->nitems, b->nitems);
 	}
 	else
 	{
-		bloom_union_bits(a->data, b->data, a->nblocks * BLOOM_BLOCK_BYTES);
+		bloom_union_bits(a->data, b->data, a->nblocks * BLOOM_BLOCK_BYTES, c);
 		a->nitems = bloom_sat_add(a->nitems, b->nitems);
 		/* a partial aggregate state's pending hashes, which it counted */
 		if (a->kind == BLOOM_KIND_BLOCKED && b->kind == BLOOM_KIND_BUFFERED)
-			bloom_insert_many(a, b->data + b->nblocks * BLOOM_BLOCK_BYTES, b->npending);
+			bloom_insert_many(a, b->data + b->nblocks * BLOOM_BLOCK_BYTES, b->npending, c);
 	}
 	bloom_write_header(a);
 	return BLOOM_OK;
@@ -179,29 +180,77 @@ const BloomOps bloom_blocked_ops = {
 #define BLOOM_PREFETCH_AHEAD	16
 
 void
-bloom_insert_many(BloomFilter *f, const uint8_t *hashes_le, uint64_t n)
+bloom_insert_many(BloomFilter *f, const uint8_t *hashes_le, uint64_t n,
+				  const BloomCancel *c)
 {
-	for (uint64_t i = 0; i < n; i++)
+	/* a cancel check per 64K hashes, outside the loop that inserts them */
+	for (uint64_t start = 0; start < n; start += BLOOM_CANCEL_EVERY)
 	{
-		if (i + BLOOM_PREFETCH_AHEAD < n)
-			__builtin_prefetch(bloom_bits_block(f->data, f->nblocks,
-												bloom_get_le64(hashes_le + 8 * (i + BLOOM_PREFETCH_AHEAD))), 1);
-		bloom_insert_hash(f, bloom_get_le64(hashes_le + 8 * i));
+		uint64_t	end = n - start < BLOOM_CANCEL_EVERY ? n : start + BLOOM_CANCEL_EVERY;
+
+		bloom_cancel_check(c);
+		for (uint64_t i = start; i < end; i++)
+		{
+			if (i + BLOOM_PREFETCH_AHEAD < n)
+				__builtin_prefetch(bloom_bits_block(f->data, f->nblocks,
+													bloom_get_le64(hashes_le + 8 * (i + BLOOM_PREFETCH_AHEAD))), 1);
+			bloom_insert_hash(f, bloom_get_le64(hashes_le + 8 * i));
+		}
+	}
+}
+
+/*
+ * Bit by bit, eight bytes at a time (unaligned loads through memcpy: a
+ * varlena's data is not aligned), a megabyte between cancel checks
+ */
+void
+bloom_union_bits(uint8_t *dst, const uint8_t *src, uint64_t nbytes,
+				 const BloomCancel *c)
+{
+	for (uint64_t off = 0; off < nbytes; off += BLOOM_CANCEL_BYTES)
+	{
+		uint64_t	end = nbytes - off < BLOOM_CANCEL_BYTES ? nbytes : off + BLOOM_CANCEL_BYTES;
+		uint64_t	i = off;
+
+		bloom_cancel_check(c);
+		for (; i + 8 <= end; i += 8)
+		{
+			uint64_t	x,
+						y;
+
+			memcpy(&x, dst + i, 8);
+			memcpy(&y, src + i, 8);
+			x |= y;
+			memcpy(dst + i, &x, 8);
+		}
+		for (; i < end; i++)
+			dst[i] |= src[i];
 	}
 }
 
 void
-bloom_union_bits(uint8_t *dst, const uint8_t *src, uint64_t nbytes)
+bloom_intersect_bits(uint8_t *dst, const uint8_t *src, uint64_t nbytes,
+					 const BloomCancel *c)
 {
-	for (uint64_t i = 0; i < nbytes; i++)
-		dst[i] |= src[i];
-}
+	for (uint64_t off = 0; off < nbytes; off += BLOOM_CANCEL_BYTES)
+	{
+		uint64_t	end = nbytes - off < BLOOM_CANCEL_BYTES ? nbytes : off + BLOOM_CANCEL_BYTES;
+		uint64_t	i = off;
 
-void
-bloom_intersect_bits(uint8_t *dst, const uint8_t *src, uint64_t nbytes)
-{
-	for (uint64_t i = 0; i < nbytes; i++)
-		dst[i] &= src[i];
+		bloom_cancel_check(c);
+		for (; i + 8 <= end; i += 8)
+		{
+			uint64_t	x,
+						y;
+
+			memcpy(&x, dst + i, 8);
+			memcpy(&y, src + i, 8);
+			x &= y;
+			memcpy(dst + i, &x, 8);
+		}
+		for (; i < end; i++)
+			dst[i] &= src[i];
+	}
 }
 
 /* ---------------------------------------------------------------------
@@ -225,12 +274,15 @@ block_popcount(const uint8_t *blk)
 }
 
 uint64_t
-bloom_layer_bits_set(const BloomLayer *l)
+bloom_layer_bits_set(const BloomLayer *l, const BloomCancel *c)
 {
 	uint64_t	n = 0;
 
 	for (uint64_t b = 0; b < l->nblocks; b++)
+	{
+		bloom_cancel_point(c, b);
 		n += block_popcount(l->data + b * BLOOM_BLOCK_BYTES);
+	}
 	return n;
 }
 
@@ -241,7 +293,7 @@ bloom_layer_bits_set(const BloomLayer *l)
  * per block).  A full block counts as if one bit were still clear.
  */
 double
-bloom_layer_estimate_items(const BloomLayer *l)
+bloom_layer_estimate_items(const BloomLayer *l, const BloomCancel *c)
 {
 	const double B = BLOOM_BLOCK_BITS;
 	double		denom = l->k * log1p(-1.0 / B);
@@ -251,6 +303,7 @@ bloom_layer_estimate_items(const BloomLayer *l)
 	{
 		double		x = block_popcount(l->data + b * BLOOM_BLOCK_BYTES);
 
+		bloom_cancel_point(c, b);
 		if (x >= B)
 			x = B - 0.5;
 		total += log1p(-x / B) / denom;
@@ -263,7 +316,7 @@ bloom_layer_estimate_items(const BloomLayer *l)
  * as they are now: the mean over blocks of (X/B)^k.
  */
 double
-bloom_layer_estimate_fpr(const BloomLayer *l)
+bloom_layer_estimate_fpr(const BloomLayer *l, const BloomCancel *c)
 {
 	const double B = BLOOM_BLOCK_BITS;
 	double		total = 0.0;
@@ -272,6 +325,7 @@ bloom_layer_estimate_fpr(const BloomLayer *l)
 	{
 		double		x = block_popcount(l->data + b * BLOOM_BLOCK_BYTES);
 
+		bloom_cancel_point(c, b);
 		total += pow(x / B, l->k);
 	}
 	return total / (double) l->nblocks;
@@ -298,7 +352,7 @@ layers_of(const BloomFilter *f, BloomLayer *one, uint64_t *n)
  * 1 - prod(1 - rate of layer i).
  */
 uint64_t
-bloom_bits_set(const BloomFilter *f)
+bloom_bits_set(const BloomFilter *f, const BloomCancel *c)
 {
 	BloomLayer	one;
 	uint64_t	n,
@@ -306,12 +360,12 @@ bloom_bits_set(const BloomFilter *f)
 	const BloomLayer *l = layers_of(f, &one, &n);
 
 	for (uint64_t i = 0; i < n; i++)
-		set += bloom_layer_bits_set(&l[i]);
+		set += bloom_layer_bits_set(&l[i], c);
 	return set;
 }
 
 double
-bloom_estimate_items(const BloomFilter *f)
+bloom_estimate_items(const BloomFilter *f, const BloomCancel *c)
 {
 	BloomLayer	one;
 	uint64_t	n;
@@ -319,12 +373,12 @@ bloom_estimate_items(const BloomFilter *f)
 	const BloomLayer *l = layers_of(f, &one, &n);
 
 	for (uint64_t i = 0; i < n; i++)
-		total += bloom_layer_estimate_items(&l[i]);
+		total += bloom_layer_estimate_items(&l[i], c);
 	return total;
 }
 
 double
-bloom_estimate_fpr(const BloomFilter *f)
+bloom_estimate_fpr(const BloomFilter *f, const BloomCancel *c)
 {
 	BloomLayer	one;
 	uint64_t	n;
@@ -332,8 +386,8 @@ bloom_estimate_fpr(const BloomFilter *f)
 	const BloomLayer *l = layers_of(f, &one, &n);
 
 	if (f->kind != BLOOM_KIND_SCALABLE)
-		return bloom_layer_estimate_fpr(l);
+		return bloom_layer_estimate_fpr(l, c);
 	for (uint64_t i = 0; i < n; i++)
-		none *= 1.0 - bloom_layer_estimate_fpr(&l[i]);
+		none *= 1.0 - bloom_layer_estimate_fpr(&l[i], c);
 	return 1.0 - none;
 }

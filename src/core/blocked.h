@@ -61,15 +61,19 @@ extern void bloom_init_blocked(uint8_t *buf, uint64_t nblocks, int k,
 extern BloomStatus bloom_new_blocked(uint64_t capacity, double fpr, uint16_t flags,
 									 BloomPlan *plan, const BloomAlloc *a,
 									 BloomFilter *out);
-extern void bloom_insert_many(BloomFilter *f, const uint8_t *hashes_le, uint64_t n);
-extern void bloom_union_bits(uint8_t *dst, const uint8_t *src, uint64_t nbytes);
-extern void bloom_intersect_bits(uint8_t *dst, const uint8_t *src, uint64_t nbytes);
-extern uint64_t bloom_bits_set(const BloomFilter *f);
-extern double bloom_estimate_items(const BloomFilter *f);
-extern double bloom_estimate_fpr(const BloomFilter *f);
-extern uint64_t bloom_layer_bits_set(const BloomLayer *l);
-extern double bloom_layer_estimate_items(const BloomLayer *l);
-extern double bloom_layer_estimate_fpr(const BloomLayer *l);
+extern void bloom_insert_many(BloomFilter *f, const uint8_t *hashes_le, uint64_t n,
+							  const BloomCancel *c);
+extern void bloom_union_bits(uint8_t *dst, const uint8_t *src, uint64_t nbytes,
+							 const BloomCancel *c);
+extern void bloom_intersect_bits(uint8_t *dst, const uint8_t *src, uint64_t nbytes,
+								 const BloomCancel *c);
+/* passes over every block: c is checked every 64K blocks (4 MB) */
+extern uint64_t bloom_bits_set(const BloomFilter *f, const BloomCancel *c);
+extern double bloom_estimate_items(const BloomFilter *f, const BloomCancel *c);
+extern double bloom_estimate_fpr(const BloomFilter *f, const BloomCancel *c);
+extern uint64_t bloom_layer_bits_set(const BloomLayer *l, const BloomCancel *c);
+extern double bloom_layer_estimate_items(const BloomLayer *l, const BloomCancel *c);
+extern double bloom_layer_estimate_fpr(const BloomLayer *l, const BloomCancel *c);
 
 /*
  * Bit positions of a key in a blocked filter.  The block is chosen by

@@ -95,7 +95,7 @@ counting_check_fields(const BloomFilter *f)
  * zero.
  */
 BloomStatus
-counting_validate_deep(const BloomFilter *f)
+counting_validate_deep(const BloomFilter *f, const BloomCancel *cancel)
 {
 	const uint8_t *ctr = counting_counters(f);
 
@@ -103,6 +103,9 @@ counting_validate_deep(const BloomFilter *f)
 	{
 		const uint8_t *pres = f->data + b * BLOOM_BLOCK_BYTES;
 		const uint8_t *c = ctr + b * COUNTING_PLANE_BYTES;
+
+		/* 512 counters a block: every 128 blocks is every 64K counters */
+		bloom_cancel_point(cancel, b * (BLOOM_CANCEL_EVERY / 128));
 
 		for (unsigned j = 0; j < BLOOM_BLOCK_BITS; j += 8)
 		{
@@ -283,24 +286,31 @@ counting_compatible(const BloomFilter *a, const BloomFilter *b, const char **wha
  * result is that of adding b's keys to a, in any order.
  */
 void
-counting_merge(BloomFilter *a, const BloomFilter *b)
+counting_merge(BloomFilter *a, const BloomFilter *b, const BloomCancel *c)
 {
 	uint8_t    *ca = counting_counters(a);
 	const uint8_t *cb = counting_counters(b);
 	uint64_t	n = a->nblocks * COUNTING_PLANE_BYTES;
 
-	for (uint64_t i = 0; i < n; i++)
+	/* a cancel check per megabyte of counters */
+	for (uint64_t off = 0; off < n; off += BLOOM_CANCEL_BYTES)
 	{
-		unsigned	lo = (ca[i] & 0xF) + (cb[i] & 0xF);
-		unsigned	hi = (ca[i] >> 4) + (cb[i] >> 4);
+		uint64_t	end = n - off < BLOOM_CANCEL_BYTES ? n : off + BLOOM_CANCEL_BYTES;
 
-		if (lo > COUNTING_SATURATED)
-			lo = COUNTING_SATURATED;
-		if (hi > COUNTING_SATURATED)
-			hi = COUNTING_SATURATED;
-		ca[i] = (uint8_t) (lo | (hi << 4));
+		bloom_cancel_check(c);
+		for (uint64_t i = off; i < end; i++)
+		{
+			unsigned	lo = (ca[i] & 0xF) + (cb[i] & 0xF);
+			unsigned	hi = (ca[i] >> 4) + (cb[i] >> 4);
+
+			if (lo > COUNTING_SATURATED)
+				lo = COUNTING_SATURATED;
+			if (hi > COUNTING_SATURATED)
+				hi = COUNTING_SATURATED;
+			ca[i] = (uint8_t) (lo | (hi << 4));
+		}
 	}
-	bloom_union_bits(a->data, b->data, a->nblocks * BLOOM_BLOCK_BYTES);
+	bloom_union_bits(a->data, b->data, a->nblocks * BLOOM_BLOCK_BYTES, c);
 	bloom_adopt_key_class(a, b);
 	a->nitems = bloom_sat_add(a->nitems, b->nitems);
 	a->nremoves = bloom_sat_add(a->nremoves, b->nremoves);
@@ -331,7 +341,7 @@ void
 counting_to_bloom(const BloomFilter *c, uint8_t *buf, BloomFilter *out)
 {
 	BloomLayer	l = presence_layer(c);
-	double		est = bloom_layer_estimate_items(&l);
+	double		est = bloom_layer_estimate_items(&l, NULL);	/* 100 MB at most */
 
 	bloom_init_blocked(buf, c->nblocks, c->k, c->capacity, c->fpr, c->seed);
 	if (bloom_decode(buf, bloom_blocked_size(c->nblocks), out) != BLOOM_OK)
@@ -346,7 +356,7 @@ counting_to_bloom(const BloomFilter *c, uint8_t *buf, BloomFilter *out)
 }
 
 void
-counting_describe(const BloomFilter *f, CountingInfo *info)
+counting_describe(const BloomFilter *f, CountingInfo *info, const BloomCancel *c)
 {
 	const uint8_t *ctr = counting_counters(f);
 	BloomLayer	l = presence_layer(f);
@@ -356,7 +366,10 @@ counting_describe(const BloomFilter *f, CountingInfo *info)
 	info->counters = cells;
 	for (uint64_t j = 0; j < cells; j++)
 	{
-		unsigned	v = cell_get(ctr, j);
+		unsigned	v;
+
+		bloom_cancel_point(c, j);
+		v = cell_get(ctr, j);
 
 		if (v != 0)
 			info->counters_set++;
@@ -365,8 +378,8 @@ counting_describe(const BloomFilter *f, CountingInfo *info)
 		if (v > info->max_counter)
 			info->max_counter = v;
 	}
-	info->estimated_items = bloom_layer_estimate_items(&l);
-	info->estimated_fpr = bloom_layer_estimate_fpr(&l);
+	info->estimated_items = bloom_layer_estimate_items(&l, c);
+	info->estimated_fpr = bloom_layer_estimate_fpr(&l, c);
 }
 
 /*
@@ -394,7 +407,10 @@ counting_from_hashlist(const BloomFilter *st, BloomPlan *plan, const BloomAlloc 
 	out->key_class = st->key_class;
 	out->key_type = st->key_type;
 	for (uint64_t i = 0; i < st->nhashes; i++)
+	{
+		bloom_cancel_point(bloom_alloc_cancel(a), i);
 		counting_add(out, bloom_hashlist_get(st, i));
+	}
 	out->nitems = st->nitems;	/* rows: a list past its limit keeps 15 of a key */
 	bloom_write_header(out);
 	return BLOOM_OK;

@@ -61,7 +61,7 @@ counting_counters(const BloomFilter *f)
 
 extern BloomStatus counting_decode(const uint8_t *buf, size_t len, BloomFilter *f);
 extern BloomStatus counting_check_fields(const BloomFilter *f);
-extern BloomStatus counting_validate_deep(const BloomFilter *f);
+extern BloomStatus counting_validate_deep(const BloomFilter *f, const BloomCancel *c);
 extern BloomStatus counting_plan(uint64_t capacity, double fpr, BloomPlan *plan,
 								 uint64_t *nblocks);
 extern uint64_t counting_max_capacity(const BloomPlan *plan);
@@ -74,9 +74,10 @@ extern bool counting_remove(BloomFilter *f, uint64_t h);
 extern unsigned counting_count(const BloomFilter *f, uint64_t h);
 extern BloomStatus counting_compatible(const BloomFilter *a, const BloomFilter *b,
 									   const char **what);
-extern void counting_merge(BloomFilter *a, const BloomFilter *b);
+extern void counting_merge(BloomFilter *a, const BloomFilter *b, const BloomCancel *c);
 extern void counting_to_bloom(const BloomFilter *c, uint8_t *buf, BloomFilter *out);
-extern void counting_describe(const BloomFilter *f, CountingInfo *info);
+extern void counting_describe(const BloomFilter *f, CountingInfo *info,
+							  const BloomCancel *c);
 /* light states of counting_agg(key, capacity, fpr) (kind 8, counting_light.c) */
 extern BloomStatus counting_new_sparse(uint64_t capacity, double fpr, BloomPlan *plan,
 									   const BloomAlloc *a, BloomFilter *out);

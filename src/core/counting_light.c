@@ -91,7 +91,10 @@ counting_sparse_densify(BloomFilter *f, const BloomAlloc *a)
 	d.key_class = f->key_class;
 	d.key_type = f->key_type;
 	for (uint64_t i = 0; i < f->nhashes; i++)
+	{
+		bloom_cancel_point(bloom_alloc_cancel(a), i);
 		counting_add(&d, bloom_get_le64(f->data + 8 * i));
+	}
 	d.nitems = f->nitems;
 	bloom_write_header(&d);
 	*f = d;
@@ -123,9 +126,12 @@ counting_state_merge(BloomFilter *a, const BloomFilter *b, const BloomAlloc *al)
 			return st;
 		if (b->kind == BLOOM_KIND_SPARSE_COUNTING)
 			for (uint64_t i = 0; i < b->nhashes; i++)
+			{
+				bloom_cancel_point(bloom_alloc_cancel(al), i);
 				counting_add(a, bloom_get_le64(b->data + 8 * i));
+			}
 		else
-			counting_merge(a, b);
+			counting_merge(a, b, bloom_alloc_cancel(al));
 	}
 	bloom_adopt_key_class(a, b);
 	a->nitems = items;

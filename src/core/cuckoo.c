@@ -18,6 +18,8 @@
 
 /* Kicks whose path is kept on the stack; longer walks use scratch memory */
 #define CK_STACK_PATH	512
+/* compaction and union check for a cancel every 4096 buckets (mask) */
+#define CUCKOO_CANCEL_BUCKETS	4095
 
 typedef struct CkStep
 {
@@ -442,6 +444,9 @@ cuckoo_compact(const CuckooFilter *f, const BloomAlloc *a, CuckooFilter *out)
 				uint64_t	B2;
 				unsigned	n;
 
+				/* a move may kick: check more often than per 64K */
+				if (k == 0 && (B & CUCKOO_CANCEL_BUCKETS) == 0)
+					bloom_cancel_check(bloom_alloc_cancel(a));
 				if (v == 0)
 					continue;
 				B2 = ck_alt(&w, s, B, ck_v0(&w, v));
@@ -525,6 +530,8 @@ cuckoo_merge(CuckooFilter *a, const CuckooFilter *b, const BloomAlloc *al)
 				uint64_t	v = ck_get(s, b->b, B, k);
 				CkPlaced	r;
 
+				if (k == 0 && (B & CUCKOO_CANCEL_BUCKETS) == 0)
+					bloom_cancel_check(bloom_alloc_cancel(al));
 				if (v == 0)
 					continue;
 				r = ck_place(a, &a->subs[j], B, v, v ^ B, true, al);
@@ -569,7 +576,7 @@ cuckoo_from_hashlist(const BloomFilter *st, uint64_t capacity, const BloomAlloc 
 		return BLOOM_E_NOMEM;
 	for (uint64_t i = 0; i < n; i++)
 		h[i] = bloom_hashlist_get(st, i);
-	bloom_sort_u64(h, n);
+	bloom_sort_u64(h, n, bloom_alloc_cancel(a));
 	s = cuckoo_new(capacity, st->fpr, CUCKOO_DEFAULT_BUCKET, CUCKOO_DEFAULT_KICKS,
 				   CUCKOO_DEFAULT_EXPANSION, a, out);
 	for (uint64_t i = 0; i < n && s == BLOOM_OK; i++)
@@ -577,6 +584,7 @@ cuckoo_from_hashlist(const BloomFilter *st, uint64_t capacity, const BloomAlloc 
 		uint8_t    *old = out->hdr.base;
 		CuckooAdded what;
 
+		bloom_cancel_point(bloom_alloc_cancel(a), i);
 		s = cuckoo_add(out, h[i], false, a, &what);
 		if (s == BLOOM_OK && out->hdr.base != old)
 			a->free(a->arg, old);

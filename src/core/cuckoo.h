@@ -139,7 +139,7 @@ extern uint64_t cuckoo_max_capacity(double fpr, unsigned b, unsigned expansion);
 extern size_t cuckoo_area_size(uint64_t nbuckets, unsigned b, int fbits);
 extern size_t cuckoo_value_size(const CuckooFilter *f);
 extern BloomStatus cuckoo_decode(const uint8_t *buf, size_t len, CuckooFilter *f);
-extern BloomStatus cuckoo_validate_deep(const CuckooFilter *f);
+extern BloomStatus cuckoo_validate_deep(const CuckooFilter *f, const BloomCancel *c);
 extern void cuckoo_write_header(const CuckooFilter *f);
 extern BloomStatus cuckoo_new(uint64_t capacity, double fpr, unsigned b,
 							  unsigned max_kicks, unsigned expansion,

@@ -271,7 +271,7 @@ cuckoo_decode(const uint8_t *buf, size_t len, CuckooFilter *f)
  * fingerprints as its count says, with the bits past its last slot zero.
  */
 BloomStatus
-cuckoo_validate_deep(const CuckooFilter *f)
+cuckoo_validate_deep(const CuckooFilter *f, const BloomCancel *c)
 {
 	CuckooPlan	p;
 
@@ -290,8 +290,11 @@ cuckoo_validate_deep(const CuckooFilter *f)
 		size_t		area = cuckoo_area_size(s->nbuckets, f->b, s->fbits);
 
 		for (uint64_t B = 0; B < s->nbuckets; B++)
+		{
+			bloom_cancel_point(c, B);
 			for (unsigned j = 0; j < f->b; j++)
 				n += ck_get(s, f->b, B, j) != 0;
+		}
 		if (n != s->nitems)
 			return BLOOM_E_CONTENT;
 		if ((bits & 7) != 0 && (s->slots[bits >> 3] >> (bits & 7)) != 0)

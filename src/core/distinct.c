@@ -9,7 +9,7 @@
 #include "aggstate.h"
 
 #include <math.h>
-#include <stdlib.h>
+#include <stddef.h>
 
 /*
  * Distinct values among n 64-bit hashes (little-endian, at hashes_le),
@@ -30,7 +30,8 @@ bloom_estimate_scratch(uint64_t n)
 }
 
 double
-bloom_estimate_distinct(const uint8_t *hashes_le, uint64_t n, uint8_t *scratch)
+bloom_estimate_distinct(const uint8_t *hashes_le, uint64_t n, uint8_t *scratch,
+						const BloomCancel *c)
 {
 	if (n <= LC_MAX_HASHES)
 	{
@@ -38,11 +39,17 @@ bloom_estimate_distinct(const uint8_t *hashes_le, uint64_t n, uint8_t *scratch)
 		uint64_t	set = 0;
 
 		memset(scratch, 0, mbits / 8);
-		for (uint64_t i = 0; i < n; i++)
+		for (uint64_t start = 0; start < n; start += BLOOM_CANCEL_EVERY)
 		{
-			uint64_t	bit = bloom_mulhi64(bloom_get_le64(hashes_le + 8 * i), mbits);
+			uint64_t	end = n - start < BLOOM_CANCEL_EVERY ? n : start + BLOOM_CANCEL_EVERY;
 
-			scratch[bit >> 3] |= (uint8_t) (1u << (bit & 7));
+			bloom_cancel_check(c);
+			for (uint64_t i = start; i < end; i++)
+			{
+				uint64_t	bit = bloom_mulhi64(bloom_get_le64(hashes_le + 8 * i), mbits);
+
+				scratch[bit >> 3] |= (uint8_t) (1u << (bit & 7));
+			}
 		}
 		for (uint64_t i = 0; i < mbits / 8; i++)
 			set += __builtin_popcount(scratch[i]);
@@ -58,15 +65,21 @@ bloom_estimate_distinct(const uint8_t *hashes_le, uint64_t n, uint8_t *scratch)
 		double		raw;
 
 		memset(scratch, 0, 65536);
-		for (uint64_t i = 0; i < n; i++)
+		for (uint64_t start = 0; start < n; start += BLOOM_CANCEL_EVERY)
 		{
-			uint64_t	h = bloom_get_le64(hashes_le + 8 * i);
-			unsigned	idx = (unsigned) (h >> 48);
-			uint64_t	rest = (h << 16) | (UINT64_C(1) << 15);
-			uint8_t		rank = (uint8_t) (__builtin_clzll(rest) + 1);
+			uint64_t	end = n - start < BLOOM_CANCEL_EVERY ? n : start + BLOOM_CANCEL_EVERY;
 
-			if (rank > scratch[idx])
-				scratch[idx] = rank;
+			bloom_cancel_check(c);
+			for (uint64_t i = start; i < end; i++)
+			{
+				uint64_t	h = bloom_get_le64(hashes_le + 8 * i);
+				unsigned	idx = (unsigned) (h >> 48);
+				uint64_t	rest = (h << 16) | (UINT64_C(1) << 15);
+				uint8_t		rank = (uint8_t) (__builtin_clzll(rest) + 1);
+
+				if (rank > scratch[idx])
+					scratch[idx] = rank;
+			}
 		}
 		for (unsigned i = 0; i < 65536; i++)
 		{
@@ -92,7 +105,7 @@ bloom_estimate_distinct(const uint8_t *hashes_le, uint64_t n, uint8_t *scratch)
 
 uint64_t
 bloom_count_distinct(const uint8_t *hashes_le, uint64_t n, uint64_t *table,
-					 uint64_t tsize)
+					 uint64_t tsize, const BloomCancel *c)
 {
 	uint64_t	count = 0;
 	bool		zero = false;	/* 0 marks an empty slot: count it apart */
@@ -103,6 +116,7 @@ bloom_count_distinct(const uint8_t *hashes_le, uint64_t n, uint64_t *table,
 		uint64_t	h = bloom_get_le64(hashes_le + 8 * i);
 		uint64_t	slot;
 
+		bloom_cancel_point(c, i);
 		if (h == 0)
 		{
 			count += !zero;
@@ -139,17 +153,131 @@ bloom_unique_u64(uint64_t *a, size_t n)
 	return out;
 }
 
-static int
-cmp_u64(const void *a, const void *b)
+/*
+ * Sorts n hashes in place, cancellably: introsort (Musser, "Introspective
+ * Sorting and Selection Algorithms", 1997): quicksort with the median of
+ * three and Hoare's partition, the smaller side first so that the stack
+ * stays O(log n); insertion sort under 16 hashes; heapsort past a depth of
+ * 2 log2 n, so that hashes from outside crafted against the pivot rule
+ * still cost O(n log n).  c is checked before each partition of 64K hashes
+ * or more, and every 64K steps of a heapsort (qsort, which it replaces,
+ * could not be stopped, and glibc's takes a copy of the array).
+ */
+static void
+insertion_sort(uint64_t *a, size_t n)
 {
-	uint64_t	x = *(const uint64_t *) a,
-				y = *(const uint64_t *) b;
+	for (size_t i = 1; i < n; i++)
+	{
+		uint64_t	v = a[i];
+		size_t		j = i;
 
-	return x < y ? -1 : (x > y ? 1 : 0);
+		for (; j > 0 && a[j - 1] > v; j--)
+			a[j] = a[j - 1];
+		a[j] = v;
+	}
+}
+
+static void
+sift_down(uint64_t *a, size_t root, size_t n)
+{
+	uint64_t	v = a[root];
+
+	for (;;)
+	{
+		size_t		child = 2 * root + 1;
+
+		if (child >= n)
+			break;
+		if (child + 1 < n && a[child + 1] > a[child])
+			child++;
+		if (a[child] <= v)
+			break;
+		a[root] = a[child];
+		root = child;
+	}
+	a[root] = v;
+}
+
+static void
+heap_sort(uint64_t *a, size_t n, const BloomCancel *c)
+{
+	for (size_t i = n / 2; i-- > 0;)
+	{
+		bloom_cancel_point(c, i);
+		sift_down(a, i, n);
+	}
+	for (size_t end = n; end-- > 1;)
+	{
+		uint64_t	t = a[0];
+
+		bloom_cancel_point(c, end);
+		a[0] = a[end];
+		a[end] = t;
+		sift_down(a, 0, end);
+	}
+}
+
+static void
+intro_sort(uint64_t *a, size_t n, int depth, const BloomCancel *c)
+{
+	while (n > 16)
+	{
+		uint64_t	x = a[0],
+					y = a[n / 2],
+					z = a[n - 1];
+		uint64_t	p;
+		ptrdiff_t	i = -1,
+					j = (ptrdiff_t) n;
+		size_t		left;
+
+		if (n >= BLOOM_CANCEL_EVERY)
+			bloom_cancel_check(c);
+		if (depth-- == 0)
+		{
+			heap_sort(a, n, c);
+			return;
+		}
+		/* the median of three: a[0] and a[n / 2] are not both below it */
+		p = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
+		for (;;)
+		{
+			uint64_t	t;
+
+			do
+				i++;
+			while (a[i] < p);
+			do
+				j--;
+			while (a[j] > p);
+			if (i >= j)
+				break;
+			t = a[i];
+			a[i] = a[j];
+			a[j] = t;
+		}
+		/* a[0..j] <= p <= a[j+1..n-1], both sides non-empty */
+		left = (size_t) j + 1;
+		if (left < n - left)
+		{
+			intro_sort(a, left, depth, c);
+			a += left;
+			n -= left;
+		}
+		else
+		{
+			intro_sort(a + left, n - left, depth, c);
+			n = left;
+		}
+	}
+	insertion_sort(a, n);
 }
 
 void
-bloom_sort_u64(uint64_t *a, size_t n)
+bloom_sort_u64(uint64_t *a, size_t n, const BloomCancel *c)
 {
-	qsort(a, n, sizeof(uint64_t), cmp_u64);
+	int			depth = 0;
+
+	for (size_t m = n; m > 1; m >>= 1)
+		depth += 2;
+	intro_sort(a, n, depth, c);
 }

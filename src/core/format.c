@@ -445,7 +445,7 @@ bloom_merge(BloomFilter *a, const BloomFilter *b, bool intersect,
  * BLOOM_E_KIND for an aggregate state (materialise it first).
  */
 BloomStatus
-bloom_describe(const BloomFilter *f, BloomInfo *info)
+bloom_describe(const BloomFilter *f, BloomInfo *info, const BloomCancel *c)
 {
 	const BloomOps *ops = ops_of(f->kind);
 
@@ -453,9 +453,9 @@ bloom_describe(const BloomFilter *f, BloomInfo *info)
 		return BLOOM_E_KIND;
 	info->kind = ops->name;
 	ops->describe(f, info);
-	info->bits_set = bloom_bits_set(f);
-	info->estimated_items = bloom_estimate_items(f);
-	info->estimated_fpr = bloom_estimate_fpr(f);
+	info->bits_set = bloom_bits_set(f, c);
+	info->estimated_items = bloom_estimate_items(f, c);
+	info->estimated_fpr = bloom_estimate_fpr(f, c);
 	return BLOOM_OK;
 }
 

@@ -183,6 +183,45 @@ typedef struct BloomFilter
 } BloomFilter;
 
 /*
+ * A way out of a long call.  Every loop of the core whose length depends
+ * on its input (deep validation, merges, materialisation, sorting and
+ * counting hashes, estimates from the bits, conversions, compaction, batch
+ * inserts) calls check(arg) every BLOOM_CANCEL_EVERY steps, or every
+ * BLOOM_CANCEL_BYTES bytes; the PostgreSQL glue's check is
+ * CHECK_FOR_INTERRUPTS(), which does not return when the query is
+ * cancelled.  So the core keeps nothing across a check that the caller
+ * could not drop: its memory is the allocator's (a memory context in the
+ * glue), and a value it changes in place is the caller's and is thrown
+ * away with the query.  NULL (or a NULL check): never cancelled, as in the
+ * tests, fuzzers and benchmarks.  A check every 64K steps costs nothing
+ * measurable (a call through a pointer per 64K keys), and is made outside
+ * the inner loop where that loop is hot.
+ */
+typedef struct BloomCancel
+{
+	void		(*check) (void *arg);
+	void	   *arg;
+} BloomCancel;
+
+#define BLOOM_CANCEL_EVERY		65536	/* loop steps between checks (2^16) */
+#define BLOOM_CANCEL_BYTES		((uint64_t) 1 << 20)	/* bytes of bits */
+
+static inline void
+bloom_cancel_check(const BloomCancel *c)
+{
+	if (c != NULL && c->check != NULL)
+		c->check(c->arg);
+}
+
+/* Checks at step i of a loop: at steps 0, 65536, 131072, ... */
+static inline void
+bloom_cancel_point(const BloomCancel *c, uint64_t i)
+{
+	if ((i & (BLOOM_CANCEL_EVERY - 1)) == 0)
+		bloom_cancel_check(c);
+}
+
+/*
  * Memory for the values the core makes (grown filters, unions, filters
  * made of aggregate states) and for its scratch space.  alloc returns size
  * bytes for a value, or NULL; free takes back a value the core made and
@@ -200,7 +239,16 @@ typedef struct BloomAlloc
 	void	   *arg;
 	void	   *(*scratch) (void *arg, size_t size);
 	void		(*scratch_free) (void *arg, void *p);
+	/* the long loops of calls with this allocator check it (NULL: never) */
+	const BloomCancel *cancel;
 } BloomAlloc;
+
+/* The cancel check of an allocator (NULL allocator: none) */
+static inline const BloomCancel *
+bloom_alloc_cancel(const BloomAlloc *a)
+{
+	return a != NULL ? a->cancel : NULL;
+}
 
 /* What bloom_info shows of a filter (BF.INFO) */
 typedef struct BloomInfo
@@ -260,7 +308,8 @@ extern BloomStatus bloom_add(BloomFilter *f, uint64_t h, struct BloomPlan *plan,
 							 const BloomAlloc *a, bool *added);
 extern BloomStatus bloom_merge(BloomFilter *a, const BloomFilter *b,
 							   bool intersect, const BloomAlloc *al);
-extern BloomStatus bloom_describe(const BloomFilter *f, BloomInfo *info);
+extern BloomStatus bloom_describe(const BloomFilter *f, BloomInfo *info,
+								  const BloomCancel *c);
 extern void *bloom_alloc_value(const BloomAlloc *a, size_t size);
 extern void *bloom_alloc_scratch(const BloomAlloc *a, size_t size);
 extern void bloom_free_scratch(const BloomAlloc *a, void *p);

@@ -42,9 +42,9 @@ buffered_to_blocked(const BloomFilter *st, bool layer, const BloomAlloc *a,
 	if (layer)
 		out->fpr = bloom_layer_fpr(st->fpr, 0);	/* what it was planned for */
 	if (st->kind == BLOOM_KIND_SPARSE)
-		bloom_insert_many(out, st->data, st->nhashes);
+		bloom_insert_many(out, st->data, st->nhashes, bloom_alloc_cancel(a));
 	else
-		bloom_insert_many(out, bloom_pending(st), st->npending);
+		bloom_insert_many(out, bloom_pending(st), st->npending, NULL);
 	bloom_write_header(out);
 	return BLOOM_OK;
 }
@@ -89,14 +89,14 @@ bloom_hashlist_distinct(const BloomFilter *st, const BloomAlloc *a, uint64_t **s
 			return BLOOM_E_NOMEM;
 		for (uint64_t i = 0; i < n; i++)
 			h[i] = bloom_hashlist_get(st, i);
-		bloom_sort_u64(h, n);
+		bloom_sort_u64(h, n, bloom_alloc_cancel(a));
 		*distinct = bloom_unique_u64(h, n);
 		*sorted = h;
 		return BLOOM_OK;
 	}
 	if ((scratch = bloom_alloc_scratch(a, bloom_estimate_scratch(n))) == NULL)
 		return BLOOM_E_NOMEM;
-	est = bloom_estimate_distinct(st->data, n, scratch);
+	est = bloom_estimate_distinct(st->data, n, scratch, bloom_alloc_cancel(a));
 	bloom_free_scratch(a, scratch);
 	est = ceil(est * BLOOM_ESTIMATE_MARGIN);
 	*distinct = (uint64_t) ((double) n < est ? (double) n : est);
@@ -107,7 +107,8 @@ bloom_hashlist_distinct(const BloomFilter *st, const BloomAlloc *a, uint64_t **s
 
 		if ((table = bloom_alloc_scratch(a, 4 * BLOOM_EXACT_COUNT_MAX * sizeof(uint64_t))) == NULL)
 			return BLOOM_E_NOMEM;
-		exact = bloom_count_distinct(st->data, n, table, 4 * BLOOM_EXACT_COUNT_MAX);
+		exact = bloom_count_distinct(st->data, n, table, 4 * BLOOM_EXACT_COUNT_MAX,
+									 bloom_alloc_cancel(a));
 		bloom_free_scratch(a, table);
 		/* a failed count disproves the estimate: take the bound */
 		*distinct = exact != UINT64_MAX ? exact : n;
@@ -142,8 +143,8 @@ hashlist_to_blocked(const BloomFilter *st, bool layer, BloomPlan *plan,
 	}
 	else if (s == BLOOM_OK)
 	{
-		bloom_insert_many(out, st->data, n);
-		if (bloom_estimate_items(out) > 1.2 * (distinct > 0 ? distinct : 1) + 100 &&
+		bloom_insert_many(out, st->data, n, bloom_alloc_cancel(a));
+		if (bloom_estimate_items(out, bloom_alloc_cancel(a)) > 1.2 * (distinct > 0 ? distinct : 1) + 100 &&
 			distinct < n)
 		{
 			/*
@@ -152,7 +153,7 @@ hashlist_to_blocked(const BloomFilter *st, bool layer, BloomPlan *plan,
 			 */
 			a->free(a->arg, out->base);
 			if ((s = sized_filter(n, size_fpr, plan, a, m, out)) == BLOOM_OK)
-				bloom_insert_many(out, st->data, n);
+				bloom_insert_many(out, st->data, n, bloom_alloc_cancel(a));
 		}
 	}
 	if (s != BLOOM_OK)
@@ -228,7 +229,7 @@ state_to_scalable(const BloomFilter *st, BloomPlan *plan, const BloomAlloc *a,
 		return s;
 	/* the keys the bits hold, estimated once (a pass over all of them) */
 	if (bloom_is_fixed_state(st) || f.nitems > f.capacity)
-		est = bloom_estimate_items(&f);
+		est = bloom_estimate_items(&f, bloom_alloc_cancel(a));
 	if (bloom_is_fixed_state(st))
 	{
 		/*
@@ -246,7 +247,7 @@ state_to_scalable(const BloomFilter *st, BloomPlan *plan, const BloomAlloc *a,
 		{
 			m->over_capacity = true;
 			m->estimated_items = est;
-			m->estimated_fpr = bloom_estimate_fpr(&f);
+			m->estimated_fpr = bloom_estimate_fpr(&f, bloom_alloc_cancel(a));
 		}
 		f.nitems = f.capacity;
 	}

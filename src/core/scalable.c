@@ -301,7 +301,8 @@ bloom_scalable_union_size(const BloomFilter *a, const BloomFilter *b)
  * a layer holding more keys than its capacity shows in the estimates.
  */
 void
-bloom_scalable_union(uint8_t *buf, const BloomFilter *a, const BloomFilter *b)
+bloom_scalable_union(uint8_t *buf, const BloomFilter *a, const BloomFilter *b,
+					 const BloomCancel *c)
 {
 	const BloomFilter *big = more_layers(a, b);
 	const BloomFilter *small = big == a ? b : a;
@@ -323,7 +324,7 @@ bloom_scalable_union(uint8_t *buf, const BloomFilter *a, const BloomFilter *b)
 		   bloom_scalable_blocks(big) * BLOOM_BLOCK_BYTES);
 	for (uint64_t i = 0; i < small->nlayers; i++)
 		bloom_union_bits(g.layers[i].data, small->layers[i].data,
-						 small->layers[i].nblocks * BLOOM_BLOCK_BYTES);
+						 small->layers[i].nblocks * BLOOM_BLOCK_BYTES, c);
 }
 
 /* ---------------------------------------------------------------------
@@ -464,7 +465,8 @@ scalable_merge(BloomFilter *a, const BloomFilter *b, bool intersect,
 		if (a->nlayers > 1 || b->nlayers > 1)
 			return BLOOM_E_GROWN;
 		bloom_intersect_bits(a->layers[0].data, b->layers[0].data,
-							 a->layers[0].nblocks * BLOOM_BLOCK_BYTES);
+							 a->layers[0].nblocks * BLOOM_BLOCK_BYTES,
+							 bloom_alloc_cancel(al));
 		if (b->layers[0].nitems < a->layers[0].nitems)
 			a->layers[0].nitems = b->layers[0].nitems;
 		a->nitems = a->layers[0].nitems;
@@ -475,7 +477,7 @@ scalable_merge(BloomFilter *a, const BloomFilter *b, bool intersect,
 	size = bloom_scalable_union_size(a, b);
 	if ((buf = bloom_alloc_value(al, size)) == NULL)
 		return BLOOM_E_NOMEM;
-	bloom_scalable_union(buf, a, b);
+	bloom_scalable_union(buf, a, b, bloom_alloc_cancel(al));
 	return bloom_decode(buf, size, a);
 }
 

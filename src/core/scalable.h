@@ -53,7 +53,7 @@ extern void bloom_scalable_append_layer(uint8_t *buf, const BloomFilter *f,
 										uint64_t capacity, uint64_t nblocks, int k);
 extern size_t bloom_scalable_union_size(const BloomFilter *a, const BloomFilter *b);
 extern void bloom_scalable_union(uint8_t *buf, const BloomFilter *a,
-								 const BloomFilter *b);
+								 const BloomFilter *b, const BloomCancel *c);
 
 /*
  * A key may sit in any layer.  Every layer takes the key's bit positions

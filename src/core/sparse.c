@@ -125,7 +125,7 @@ bloom_sparse_densify(BloomFilter *f, const BloomAlloc *a)
 		bloom_set_flag(&d, BLOOM_FLAG_SCALABLE_STATE);
 	bloom_store_key_class(&d, f->key_class, f->key_type);
 	d.nitems = f->nitems;
-	bloom_insert_many(&d, f->data, f->nhashes);
+	bloom_insert_many(&d, f->data, f->nhashes, bloom_alloc_cancel(a));
 	bloom_write_header(&d);
 	*f = d;
 	return BLOOM_OK;
@@ -165,7 +165,10 @@ bloom_sparse_append(BloomFilter *f, const uint8_t *src, uint64_t n, const BloomA
 			if ((st = counting_sparse_densify(f, a)) != BLOOM_OK)
 				return st;
 			for (uint64_t i = 0; i < n; i++)
+			{
+				bloom_cancel_point(bloom_alloc_cancel(a), i);
 				counting_add(f, bloom_get_le64(src + 8 * i));
+			}
 			f->nitems = items;	/* the caller counts rows */
 			bloom_store_items(f);
 			return BLOOM_OK;
@@ -173,7 +176,10 @@ bloom_sparse_append(BloomFilter *f, const uint8_t *src, uint64_t n, const BloomA
 		if ((st = bloom_sparse_densify(f, a)) != BLOOM_OK)
 			return st;
 		for (uint64_t i = 0; i < n; i++)
+		{
+			bloom_cancel_point(bloom_alloc_cancel(a), i);
 			bloom_buffered_push(f, bloom_get_le64(src + 8 * i));
+		}
 		return BLOOM_OK;
 	}
 	want = f->nhashes + n;

@@ -37,6 +37,7 @@ change_all(FunctionCallInfo fcinfo, bool add)
 	bt_hash_elements(fcinfo, ki, f.seed, &keys);
 	for (int i = 0; i < keys.n; i++)
 	{
+		BT_CANCEL_POINT(i);
 		if (keys.nulls[i])
 			continue;
 		if (add)
@@ -75,6 +76,7 @@ lookup_batch(const void *filter, const BtBatchKeys *keys, bool *found)
 
 	for (int i = 0; i < keys->n; i++)
 	{
+		BT_CANCEL_POINT(i);
 		if (i + 8 < keys->n)
 			__builtin_prefetch(bloom_bits_block(f->data, f->nblocks, keys->hashes[i + 8]));
 		found[i] = !keys->nulls[i] && counting_contains(f, keys->hashes[i]);

@@ -144,7 +144,7 @@ counting_union(PG_FUNCTION_ARGS)
 	a = cb_arg(fcinfo, 0, &fa, true);
 	(void) cb_arg(fcinfo, 1, &fb, false);
 	cb_check_compatible(&fa, &fb);
-	counting_merge(&fa, &fb);
+	counting_merge(&fa, &fb, &bt_cancel);
 	PG_RETURN_POINTER(a);
 }
 
@@ -163,7 +163,7 @@ counting_info(PG_FUNCTION_ARGS)
 		tupdesc->natts != 16)
 		elog(ERROR, "return type must be a row type of 16 columns");
 	tupdesc = BlessTupleDesc(tupdesc);
-	counting_describe(&f, &info);
+	counting_describe(&f, &info, &bt_cancel);
 	values[0] = Int64GetDatum(clamp_int64(f.capacity));
 	values[1] = Float8GetDatum(f.fpr);
 	values[2] = Int32GetDatum(f.k);

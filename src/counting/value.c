@@ -49,7 +49,7 @@ cb_validate(const uint8 *buf, size_t len)
 	BloomStatus st = cb_decode(buf, len, &f);
 
 	if (st == BLOOM_OK && f.kind == BLOOM_KIND_COUNTING)
-		st = counting_validate_deep(&f);
+		st = counting_validate_deep(&f, &bt_cancel);
 	return st;
 }
 

@@ -38,6 +38,7 @@ change_all(FunctionCallInfo fcinfo, bool add, bool only_new)
 	bt_hash_elements(fcinfo, ki, f.hdr.seed, &keys);
 	for (int i = 0; i < keys.n; i++)
 	{
+		BT_CANCEL_POINT(i);
 		if (keys.nulls[i])
 			continue;
 		if (add)
@@ -87,7 +88,10 @@ lookup_batch(const void *filter, const BtBatchKeys *keys, bool *found)
 	const CuckooFilter *f = filter;
 
 	for (int i = 0; i < keys->n; i++)
+	{
+		BT_CANCEL_POINT(i);
 		found[i] = !keys->nulls[i] && cuckoo_contains(f, keys->hashes[i]);
+	}
 }
 
 static const BtBatchProbe probe = {

@@ -61,7 +61,7 @@ cf_validate(const uint8 *buf, size_t len)
 	BloomStatus st = cf_decode(buf, len, &f);
 
 	if (st == BLOOM_OK && f.hdr.kind == BLOOM_KIND_CUCKOO)
-		st = cuckoo_validate_deep(&f);
+		st = cuckoo_validate_deep(&f, &bt_cancel);
 	if (st == BLOOM_OK && f.hdr.kind == BLOOM_KIND_HASHLIST && f.hdr.capacity > 0 &&
 		f.hdr.capacity > cuckoo_max_capacity(f.hdr.fpr, CUCKOO_DEFAULT_BUCKET,
 											 CUCKOO_DEFAULT_EXPANSION))

@@ -29,8 +29,11 @@ bt_hash_elements(FunctionCallInfo fcinfo, BloomKeyInfo *ki, uint64 seed,
 					  &elems, &keys->nulls, &keys->n);
 	keys->hashes = palloc(Max(keys->n, 1) * sizeof(uint64));
 	for (int i = 0; i < keys->n; i++)
+	{
+		BT_CANCEL_POINT(i);
 		keys->hashes[i] = keys->nulls[i] ? 0 :
 			bloom_key_hash_fast(ki, elems[i], seed);
+	}
 	keys->array = arr;
 	pfree(elems);
 }

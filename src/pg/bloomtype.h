@@ -18,6 +18,7 @@
 
 #include "postgres.h"
 #include "fmgr.h"
+#include "miscadmin.h"
 
 #include "core.h"
 #include "keytypes.h"
@@ -161,6 +162,22 @@ clamp_int64(uint64 v)
  */
 extern BloomAlloc bt_allocator(MemoryContext cxt);
 extern struct varlena *bt_new_varlena(size_t size, MemoryContext cxt);
+
+/*
+ * The core's way out of a long loop: CHECK_FOR_INTERRUPTS() (every
+ * allocator carries it; core calls that take no allocator take it)
+ */
+extern const BloomCancel bt_cancel;
+
+/*
+ * The same for the glue's own loops over an input (array elements, batch
+ * probes): a check at step 0 and every BLOOM_CANCEL_EVERY steps
+ */
+#define BT_CANCEL_POINT(i) \
+	do { \
+		if (((i) & (BLOOM_CANCEL_EVERY - 1)) == 0) \
+			CHECK_FOR_INTERRUPTS(); \
+	} while (0)
 
 #define BT_DATA(v)	((uint8 *) VARDATA(v))
 #define BT_LEN(v)	((size_t) (VARSIZE(v) - VARHDRSZ))

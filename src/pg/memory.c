@@ -48,6 +48,20 @@ scratch_free(void *arg, void *p)
 }
 
 /*
+ * The core's cancel check: a statement_timeout or a cancel request ends
+ * the call here with an ERROR (the core keeps nothing it must release:
+ * its memory is the context's)
+ */
+static void
+bt_check_interrupts(void *arg)
+{
+	(void) arg;
+	CHECK_FOR_INTERRUPTS();
+}
+
+const BloomCancel bt_cancel = {bt_check_interrupts, NULL};
+
+/*
  * The allocator the core gets.  It never returns NULL: running out of
  * memory is an ERROR, as for palloc.
  */
@@ -61,5 +75,6 @@ bt_allocator(MemoryContext cxt)
 	a.arg = cxt;
 	a.scratch = scratch_alloc;
 	a.scratch_free = scratch_free;
+	a.cancel = &bt_cancel;
 	return a;
 }

@@ -25,7 +25,7 @@ check_value(const BloomFilter *f, size_t len)
 	BloomFilter g;
 
 	if (counting_decode(f->base, len, &g) != BLOOM_OK ||
-		counting_validate_deep(&g) != BLOOM_OK || g.nitems != f->nitems)
+		counting_validate_deep(&g, NULL) != BLOOM_OK || g.nitems != f->nitems)
 		abort();
 }
 
@@ -76,12 +76,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	len = size - 2;
 	buf = malloc(len ? len : 1);
 	memcpy(buf, data + 2, len);
-	if (counting_decode(buf, len, &f) != BLOOM_OK || counting_validate_deep(&f) != BLOOM_OK)
+	if (counting_decode(buf, len, &f) != BLOOM_OK || counting_validate_deep(&f, NULL) != BLOOM_OK)
 	{
 		free(buf);
 		return 0;
 	}
-	counting_describe(&f, &info);
+	counting_describe(&f, &info, NULL);
 	if (info.counters != f.nblocks * BLOOM_BLOCK_BITS || info.max_counter > 15 ||
 		info.saturated > info.counters_set || info.counters_set > info.counters)
 		abort();
@@ -149,7 +149,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					if (counting_decode(copy, len, &c) != BLOOM_OK ||
 						counting_compatible(&f, &c, &what) != BLOOM_OK)
 						abort();
-					counting_merge(&f, &c);
+					counting_merge(&f, &c, NULL);
 					for (i = 0; i < ntracked; i++)
 						mult[i] = mult[i] * 2 > 15 ? 15 : mult[i] * 2;
 					free(copy);

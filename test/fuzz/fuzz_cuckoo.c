@@ -34,7 +34,7 @@ check_value(const CuckooFilter *f)
 	CuckooFilter g;
 
 	if (cuckoo_decode(f->hdr.base, cuckoo_value_size(f), &g) != BLOOM_OK ||
-		cuckoo_validate_deep(&g) != BLOOM_OK || g.hdr.nitems != f->hdr.nitems ||
+		cuckoo_validate_deep(&g, NULL) != BLOOM_OK || g.hdr.nitems != f->hdr.nitems ||
 		g.nsubs != f->nsubs)
 		abort();
 }
@@ -60,7 +60,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	len = size - 2;
 	buf = malloc(len ? len : 1);
 	memcpy(buf, data + 2, len);
-	if (cuckoo_decode(buf, len, &f) != BLOOM_OK || cuckoo_validate_deep(&f) != BLOOM_OK)
+	if (cuckoo_decode(buf, len, &f) != BLOOM_OK || cuckoo_validate_deep(&f, NULL) != BLOOM_OK)
 	{
 		free(buf);
 		return 0;

@@ -94,24 +94,24 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		if (bloom_has_bits(&f) || f.kind == BLOOM_KIND_SCALABLE)
 		{
-			(void) bloom_bits_set(&f);
-			(void) bloom_estimate_items(&f);
-			(void) bloom_estimate_fpr(&f);
+			(void) bloom_bits_set(&f, NULL);
+			(void) bloom_estimate_items(&f, NULL);
+			(void) bloom_estimate_fpr(&f, NULL);
 			for (int64_t i = 0; i < 64; i++)
 				(void) bloom_filter_contains(&f, bloom_hash_int64(f.seed, i));
 			if (!bloom_is_state(&f))
 			{
 				BloomInfo	info;
 
-				bloom_describe(&f, &info);
+				bloom_describe(&f, &info, NULL);
 			}
 		}
 		else
 		{
 			uint8_t    *scratch = malloc(bloom_estimate_scratch(f.nhashes));
 			uint64_t   *table = malloc(1024 * sizeof(uint64_t));
-			uint64_t	exact = bloom_count_distinct(f.data, f.nhashes, table, 1024);
-			double		est = bloom_estimate_distinct(f.data, f.nhashes, scratch);
+			uint64_t	exact = bloom_count_distinct(f.data, f.nhashes, table, 1024, NULL);
+			double		est = bloom_estimate_distinct(f.data, f.nhashes, scratch, NULL);
 
 			if (exact != UINT64_MAX && exact > f.nhashes)
 				abort();
@@ -135,7 +135,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (f.nblocks <= 4096)
 		{
 			if (counting_sparse_densify(&d, &a) != BLOOM_OK ||
-				counting_validate_deep(&d) != BLOOM_OK)
+				counting_validate_deep(&d, NULL) != BLOOM_OK)
 				abort();
 			for (uint64_t i = 0; i < f.nhashes; i++)
 				if (!counting_contains(&d, bloom_get_le64(f.data + 8 * i)))

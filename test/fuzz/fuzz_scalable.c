@@ -34,7 +34,7 @@ united(const BloomFilter *a, const BloomFilter *b, BloomFilter *u)
 		abort();				/* a value and its grown self share geometry */
 	len = bloom_scalable_union_size(a, b);
 	buf = malloc(len);
-	bloom_scalable_union(buf, a, b);
+	bloom_scalable_union(buf, a, b, NULL);
 	if (bloom_decode(buf, len, u) != BLOOM_OK)
 		abort();
 	return buf;
@@ -64,9 +64,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(orig);
 		return 0;
 	}
-	(void) bloom_bits_set(&f);
-	(void) bloom_estimate_items(&f);
-	(void) bloom_estimate_fpr(&f);
+	(void) bloom_bits_set(&f, NULL);
+	(void) bloom_estimate_items(&f, NULL);
+	(void) bloom_estimate_fpr(&f, NULL);
 	for (int64_t i = 0; i < 64; i++)
 		(void) bloom_scalable_contains(&f, bloom_hash_int64(f.seed, -i));
 

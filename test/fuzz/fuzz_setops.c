@@ -63,11 +63,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			bloom_decode(cu, la, &u) != BLOOM_OK || bloom_decode(cx, la, &x) != BLOOM_OK)
 			abort();
 		memcpy(bits, a.data, nbytes);
-		bloom_union_bits(bits, b.data, nbytes);
+		bloom_union_bits(bits, b.data, nbytes, NULL);
 		if (memcmp(bits, u.data, nbytes) != 0)
 			abort();
 		memcpy(bits, a.data, nbytes);
-		bloom_intersect_bits(bits, b.data, nbytes);
+		bloom_intersect_bits(bits, b.data, nbytes, NULL);
 		if (memcmp(bits, x.data, nbytes) != 0)
 			abort();
 		free(bits);

@@ -170,13 +170,13 @@ test_estimate_distinct(void **state)
 
 		for (size_t i = 0; i < n; i++)
 			bloom_put_le64(le + 8 * i, bloom_hash_int64(0, (int64_t) (i % cases[c].distinct)));
-		est = bloom_estimate_distinct(le, n, scratch);
+		est = bloom_estimate_distinct(le, n, scratch, NULL);
 		if (cases[c].distinct <= 100000)
 		{
 			uint64_t   *table = malloc(262144 * 8);
 
-			assert_int_equal(bloom_count_distinct(le, n, table, 262144), cases[c].distinct);
-			assert_int_equal(bloom_count_distinct(le, n, table, 1024), UINT64_MAX);
+			assert_int_equal(bloom_count_distinct(le, n, table, 262144, NULL), cases[c].distinct);
+			assert_int_equal(bloom_count_distinct(le, n, table, 1024, NULL), UINT64_MAX);
 			free(table);
 		}
 		print_message("n %zu distinct %zu estimate %.0f\n", n, cases[c].distinct, est);
@@ -444,7 +444,7 @@ test_buffered_push(void **state)
 	for (int64_t i = 0; i < BLOOM_PENDING_SLOTS; i++)
 		bloom_buffered_push(&f, bloom_hash_int64(0, i));
 	assert_int_equal(f.npending, BLOOM_PENDING_SLOTS);
-	assert_int_equal(bloom_bits_set(&f), 0);	/* nothing inserted yet */
+	assert_int_equal(bloom_bits_set(&f, NULL), 0);	/* nothing inserted yet */
 	bloom_buffered_push(&f, bloom_hash_int64(0, BLOOM_PENDING_SLOTS));
 	assert_int_equal(f.npending, 1);
 	for (int64_t i = 0; i < BLOOM_PENDING_SLOTS; i++)

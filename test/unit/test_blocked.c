@@ -66,8 +66,8 @@ test_fpr_at_capacity(void **state)
 		assert_true((double) fp / probes <= fprs[t]);
 		assert_true((double) fp / probes >= fprs[t] * 0.6);
 		/* the estimates follow the bits */
-		assert_true(fabs(bloom_estimate_items(&f) - n) < n * 0.03);
-		assert_true(bloom_estimate_fpr(&f) <= fprs[t] * 1.05);
+		assert_true(fabs(bloom_estimate_items(&f, NULL) - n) < n * 0.03);
+		assert_true(bloom_estimate_fpr(&f, NULL) <= fprs[t] * 1.05);
 		free(buf);
 	}
 }
@@ -104,14 +104,14 @@ test_union_intersection(void **state)
 		memcpy(x, a.data, nbytes);
 		fu.data = u;
 		fx.data = x;
-		bloom_union_bits(u, b.data, nbytes);
-		bloom_intersect_bits(x, b.data, nbytes);
+		bloom_union_bits(u, b.data, nbytes, NULL);
+		bloom_intersect_bits(x, b.data, nbytes, NULL);
 		for (int64_t i = 0; i < 7500; i++)
 			assert_true(bloom_contains_hash(&fu, bloom_hash_int64(0, i)));
 		for (int64_t i = 2500; i < 5000; i++)
 			assert_true(bloom_contains_hash(&fx, bloom_hash_int64(0, i)));
 		/* union estimates about 7500 distinct keys */
-		assert_true(fabs(bloom_estimate_items(&fu) - 7500) < 300);
+		assert_true(fabs(bloom_estimate_items(&fu, NULL) - 7500) < 300);
 		free(u);
 		free(x);
 	}
@@ -247,7 +247,7 @@ test_blocked_merge(void **state)
 	assert_int_equal(bloom_merge(&a, &b, false, &al), BLOOM_OK);
 	assert_ptr_equal(a.base, ba);	/* in place */
 	memcpy(expect, c.data, len - BLOOM_HEADER_SIZE);
-	bloom_union_bits(expect, b.data, len - BLOOM_HEADER_SIZE);
+	bloom_union_bits(expect, b.data, len - BLOOM_HEADER_SIZE, NULL);
 	assert_memory_equal(a.data, expect, len - BLOOM_HEADER_SIZE);
 	assert_int_equal(a.nitems, 1200);
 	assert_int_equal(a.key_class, BLOOM_KEY_INTEGER);	/* taken from b */
@@ -281,7 +281,7 @@ test_insert_many(void **state)
 		bloom_put_le64(le + 8 * i, bloom_hash_int64(3, i));
 		bloom_insert_hash(&a, bloom_hash_int64(3, i));
 	}
-	bloom_insert_many(&b, le, 5000);
+	bloom_insert_many(&b, le, 5000, NULL);
 	assert_memory_equal(a.data, b.data, len - BLOOM_HEADER_SIZE);
 	free(le);
 	free(ba);
@@ -300,7 +300,7 @@ test_blocked_describe(void **state)
 	(void) state;
 	for (int64_t i = 0; i < 500; i++)
 		bloom_insert_hash(&f, bloom_hash_int64(0, i));
-	bloom_describe(&f, &info);
+	bloom_describe(&f, &info, NULL);
 	assert_string_equal(info.kind, "blocked");
 	assert_int_equal(info.capacity, 1000);
 	assert_int_equal(info.bits, f.nblocks * BLOOM_BLOCK_BITS);
@@ -308,11 +308,11 @@ test_blocked_describe(void **state)
 	assert_int_equal(info.layers, 1);
 	assert_int_equal(info.expansion, 0);
 	assert_false(info.has_expansion);	/* 1.0 has no growth policy */
-	assert_int_equal(info.bits_set, bloom_bits_set(&f));
+	assert_int_equal(info.bits_set, bloom_bits_set(&f, NULL));
 	assert_true(fabs(info.estimated_items - 500) < 25);
 	assert_true(info.estimated_fpr > 0 && info.estimated_fpr < 0.01);
 	f.flags = BLOOM_FLAG_NONSCALING;
-	bloom_describe(&f, &info);
+	bloom_describe(&f, &info, NULL);
 	assert_true(info.has_expansion);
 	free(buf);
 }

@@ -32,7 +32,7 @@ check_decodes(const BloomFilter *f)
 	BloomFilter g;
 
 	assert_int_equal(counting_decode(f->base, counting_len(f), &g), BLOOM_OK);
-	assert_int_equal(counting_validate_deep(&g), BLOOM_OK);
+	assert_int_equal(counting_validate_deep(&g, NULL), BLOOM_OK);
 	assert_int_equal(g.nitems, f->nitems);
 	assert_int_equal(g.nremoves, f->nremoves);
 	assert_int_equal(g.nblocks, f->nblocks);
@@ -58,7 +58,7 @@ test_counting_roundtrip(void **state)
 	assert_int_equal(g.nremoves, 100);
 	assert_int_equal(g.capacity, 1000);
 	assert_true(g.fpr == 0.01);
-	assert_int_equal(counting_validate_deep(&g), BLOOM_OK);
+	assert_int_equal(counting_validate_deep(&g, NULL), BLOOM_OK);
 	for (int64_t i = 100; i < 500; i++)
 		assert_true(counting_contains(&g, bloom_hash_int64(0, i)));
 	/* not a bloomfilter; the blocked plan's k and blocks */
@@ -158,17 +158,17 @@ test_counting_validate_deep(void **state)
 	ctr = counting_counters(&g);
 	g.data[0] &= (uint8_t) ~(1u << 3);
 	ctr[1] = (uint8_t) ((ctr[1] & 0x0F) | 0x20);
-	assert_int_equal(counting_validate_deep(&g), BLOOM_E_CONTENT);
+	assert_int_equal(counting_validate_deep(&g, NULL), BLOOM_E_CONTENT);
 	/* the reverse: a presence bit with a zero counter (last cell of the last block) */
 	memcpy(m, f.base, len);
 	assert_int_equal(counting_decode(m, len, &g), BLOOM_OK);
 	ctr = counting_counters(&g);
 	ctr[g.nblocks * COUNTING_PLANE_BYTES - 1] &= 0x0F;
 	g.data[g.nblocks * BLOOM_BLOCK_BYTES - 1] |= 0x80;
-	assert_int_equal(counting_validate_deep(&g), BLOOM_E_CONTENT);
+	assert_int_equal(counting_validate_deep(&g, NULL), BLOOM_E_CONTENT);
 	/* both set agree */
 	ctr[g.nblocks * COUNTING_PLANE_BYTES - 1] |= 0x10;
-	assert_int_equal(counting_validate_deep(&g), BLOOM_OK);
+	assert_int_equal(counting_validate_deep(&g, NULL), BLOOM_OK);
 	free(m);
 	free(f.base);
 }
@@ -187,7 +187,7 @@ test_counting_saturate(void **state)
 		counting_add(&f, h);
 		assert_int_equal(counting_count(&f, h), i < 15 ? i : 15);
 	}
-	counting_describe(&f, &info);
+	counting_describe(&f, &info, NULL);
 	assert_int_equal(info.max_counter, 15);
 	assert_true(info.saturated >= 1 && info.saturated <= f.k);
 	assert_int_equal(info.counters_set, info.saturated);
@@ -357,13 +357,13 @@ test_counting_merge(void **state)
 	assert_int_equal(counting_compatible(&a, &b, &what), BLOOM_OK);
 	memcpy(ab, a.base, len);
 	assert_int_equal(counting_decode(ab, len, &c), BLOOM_OK);
-	counting_merge(&c, &b);
+	counting_merge(&c, &b, NULL);
 	assert_memory_equal(ab, seq.base, len);
 	memcpy(ba, b.base, len);
 	assert_int_equal(counting_decode(ba, len, &c), BLOOM_OK);
-	counting_merge(&c, &a);
+	counting_merge(&c, &a, NULL);
 	assert_memory_equal(ba, seq.base, len);
-	assert_int_equal(counting_validate_deep(&c), BLOOM_OK);
+	assert_int_equal(counting_validate_deep(&c, NULL), BLOOM_OK);
 
 	/* incompatible ones are named */
 	{
@@ -460,7 +460,7 @@ test_counting_maxima(void **state)
 		{
 			for (uint64_t i = (fill - 1) * n; i < fill * n; i++)
 				counting_add(&f, bloom_hash_int64(6, (int64_t) i));
-			counting_describe(&f, &info);
+			counting_describe(&f, &info, NULL);
 			print_message("counting fpr %g k %d at %llux capacity: max counter %u, "
 						  "saturated %llu of %llu, set %llu\n", rates[r], f.k,
 						  (unsigned long long) fill, info.max_counter,

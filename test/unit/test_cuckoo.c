@@ -115,7 +115,7 @@ test_cuckoo_refusals(void **state)
 #define REFUSED(expect, stmt) \
 	do { BloomStatus st_; memcpy(m, c.f.hdr.base, len); stmt; \
 		st_ = cuckoo_decode(m, len, &g); \
-		if (st_ == BLOOM_OK) st_ = cuckoo_validate_deep(&g); \
+		if (st_ == BLOOM_OK) st_ = cuckoo_validate_deep(&g, NULL); \
 		assert_int_equal(st_, (expect)); } while (0)
 	REFUSED(BLOOM_OK, (void) 0);
 	REFUSED(BLOOM_E_MAGIC, m[3] = 'G');
@@ -168,15 +168,15 @@ test_cuckoo_refusals(void **state)
 	m[d0 + 16]++;
 	m[d1 + 16]--;
 	assert_int_equal(cuckoo_decode(m, len, &g), BLOOM_OK);
-	assert_int_equal(cuckoo_validate_deep(&g), BLOOM_E_CONTENT);
+	assert_int_equal(cuckoo_validate_deep(&g, NULL), BLOOM_E_CONTENT);
 	memcpy(m, c.f.hdr.base, len);
 	assert_int_equal(cuckoo_decode(m, len, &g), BLOOM_OK);
 	g.subs[0].slots[cuckoo_area_size(g.subs[0].nbuckets, 4, g.subs[0].fbits) - 1] = 1;
-	assert_int_equal(cuckoo_validate_deep(&g), BLOOM_E_FLAGS);
+	assert_int_equal(cuckoo_validate_deep(&g, NULL), BLOOM_E_FLAGS);
 	memcpy(m, c.f.hdr.base, len);
 	assert_int_equal(cuckoo_decode(m, len, &g), BLOOM_OK);
 	m[len - 1] = 0x40;
-	assert_int_equal(cuckoo_validate_deep(&g), BLOOM_E_FLAGS);
+	assert_int_equal(cuckoo_validate_deep(&g, NULL), BLOOM_E_FLAGS);
 	{
 		/* the bits past the last slot in its byte, when it ends inside one */
 		Ck			o;
@@ -190,7 +190,7 @@ test_cuckoo_refusals(void **state)
 		olen = cuckoo_value_size(&o.f);
 		assert_int_equal(cuckoo_decode(o.f.hdr.base, olen, &h), BLOOM_OK);
 		h.subs[0].slots[bits >> 3] |= (uint8_t) (1u << (bits & 7));
-		assert_int_equal(cuckoo_validate_deep(&h), BLOOM_E_FLAGS);
+		assert_int_equal(cuckoo_validate_deep(&h, NULL), BLOOM_E_FLAGS);
 		ck_free(&o);
 	}
 	free(m);

@@ -178,7 +178,7 @@ test_add_dispatch(void **state)
 	{
 		BloomInfo	info;
 
-		assert_int_equal(bloom_describe(&f, &info), BLOOM_E_KIND);
+		assert_int_equal(bloom_describe(&f, &info, NULL), BLOOM_E_KIND);
 	}
 }
 

@@ -60,9 +60,9 @@ test_scalable_growth(void **state)
 		for (uint64_t i = 0; i < probes; i++)
 			fp += bloom_scalable_contains(&g.f, bloom_hash_int64(7, -1 - (int64_t) i));
 		print_message("scalable fpr %g: measured %.5f, estimated %.5f\n", fpr,
-					  (double) fp / probes, bloom_estimate_fpr(&g.f));
+					  (double) fp / probes, bloom_estimate_fpr(&g.f, NULL));
 		assert_true((double) fp / probes <= fpr);
-		assert_true(fabs(bloom_estimate_fpr(&g.f) - (double) fp / probes) < fpr * 0.1);
+		assert_true(fabs(bloom_estimate_fpr(&g.f, NULL) - (double) fp / probes) < fpr * 0.1);
 
 		assert_int_equal(bloom_plan(fpr, &fixed), BLOOM_OK);
 		assert_int_equal(bloom_plan_size(&fixed, 1000, &nb_fixed), BLOOM_OK);
@@ -194,7 +194,7 @@ test_scalable_union(void **state)
 	assert_int_equal(bloom_compatible(&a.f, &b.f, &what), BLOOM_OK);
 	len = bloom_scalable_union_size(&b.f, &a.f);
 	buf = malloc(len);
-	bloom_scalable_union(buf, &b.f, &a.f);
+	bloom_scalable_union(buf, &b.f, &a.f, NULL);
 	assert_int_equal(bloom_decode(buf, len, &u), BLOOM_OK);
 	assert_int_equal(u.nlayers, a.f.nlayers);
 	assert_int_equal(u.nitems, a.f.nitems + b.f.nitems);
@@ -300,7 +300,7 @@ test_scalable_layers(void **state)
 	assert_int_equal(sum, g.f.nitems);
 	assert_true(g.f.nitems <= 2000 && g.f.nitems > 1990);	/* false positives */
 	assert_int_equal(bloom_scalable_next_capacity(&g.f), 3 * 2700);
-	bloom_describe(&g.f, &info);
+	bloom_describe(&g.f, &info, NULL);
 	assert_string_equal(info.kind, "scalable");
 	assert_int_equal(info.capacity, 4000);
 	assert_int_equal(info.layers, 4);

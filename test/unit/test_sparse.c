@@ -352,7 +352,7 @@ test_counting_light(void **ctx)
 					assert_int_equal(counting_sparse_densify(&st[0], &a), BLOOM_OK);
 				assert_int_equal(counting_size(d.nblocks), counting_size(st[0].nblocks));
 				assert_memory_equal(d.base, st[0].base, counting_size(d.nblocks));
-				assert_int_equal(counting_validate_deep(&st[0]), BLOOM_OK);
+				assert_int_equal(counting_validate_deep(&st[0], NULL), BLOOM_OK);
 				free(d.base);
 			}
 		}

@@ -31,6 +31,7 @@ extern int	unit_pagemap_tests(void);
 extern int	unit_counting_tests(void);
 extern int	unit_cuckoo_tests(void);
 extern int	unit_sparse_tests(void);
+extern int	unit_cancel_tests(void);
 
 /* test_aggstate.c: states for the tests of both state files */
 extern BloomFilter new_hashlist(uint64_t nslots, double fpr, const BloomAlloc *a);
@@ -155,7 +156,7 @@ ck_check(const CuckooFilter *f)
 	CuckooFilter g;
 
 	assert_int_equal(cuckoo_decode(f->hdr.base, cuckoo_value_size(f), &g), BLOOM_OK);
-	assert_int_equal(cuckoo_validate_deep(&g), BLOOM_OK);
+	assert_int_equal(cuckoo_validate_deep(&g, NULL), BLOOM_OK);
 	assert_int_equal(g.hdr.nitems, f->hdr.nitems);
 	assert_int_equal(g.nsubs, f->nsubs);
 	assert_int_equal(g.absorbed, f->absorbed);

@@ -1,0 +1,110 @@
+-- Long calls can be cancelled: every loop whose length depends on the
+-- input checks for interrupts (the core through its BloomCancel callback,
+-- the glue with CHECK_FOR_INTERRUPTS), so a statement_timeout stops a call
+-- soon after it fires.  Each call below runs, past its inputs, for most of
+-- a second or more without those checks (checked by building without
+-- them); each must end with "canceling statement due to statement timeout"
+-- within half a second of the timeout firing.  Only booleans are printed
+-- (client_min_messages = debug1 shows the times).
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS bloomtype;
+RESET client_min_messages;
+
+-- Runs call; true when a statement timeout ended it within 500 ms of firing
+CREATE FUNCTION cancels_in_time(call text) RETURNS boolean
+LANGUAGE plpgsql AS $$
+DECLARE
+  fires timestamptz := statement_timestamp() +
+    current_setting('statement_timeout')::interval;
+BEGIN
+  EXECUTE call;
+  RAISE DEBUG 'not cancelled, ended % after the timeout', clock_timestamp() - fires;
+  RETURN false;
+EXCEPTION WHEN query_canceled THEN
+  RAISE DEBUG '%: % after the timeout', SQLERRM, clock_timestamp() - fires;
+  RETURN SQLERRM = 'canceling statement due to statement timeout'
+     AND clock_timestamp() - fires < interval '500 ms';
+END $$;
+
+-- Builds a call's inputs (setup) once, untimed, and sets statement_timeout
+-- to the time that took plus 150 ms: in the next statement, which builds
+-- them again and then makes the call, the timeout fires inside the call
+-- (large values cost page faults that vary from machine to machine)
+CREATE FUNCTION timeout_after(setup text) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+  t0 timestamptz := clock_timestamp();
+BEGIN
+  EXECUTE setup;
+  PERFORM set_config('statement_timeout',
+    round(extract(epoch FROM clock_timestamp() - t0) * 1000 + 150)::text || 'ms', false);
+END $$;
+
+-- aggregate states as partial plans give them (no final function): hash
+-- lists of 5M hashes (40 MB each), which a read materialises
+CREATE AGGREGATE raw_counting_agg(bigint) (SFUNC = counting_agg_trans, STYPE = countingbloom);
+CREATE AGGREGATE raw_cuckoo_agg(bigint) (SFUNC = cuckoo_agg_trans, STYPE = cuckoofilter);
+CREATE TEMP TABLE states AS
+  SELECT raw_counting_agg(g) AS c, raw_cuckoo_agg(g) AS k
+  FROM generate_series(1, 5000000) g;
+SELECT octet_length(c::bytea) AS c_bytes, octet_length(k::bytea) AS k_bytes FROM states;
+
+-- materialising them: a counting and a cuckoo filter of 5M hashes (the
+-- cuckoo one sorts them first), and compacting the latter
+SET statement_timeout = '300ms';
+SELECT cancels_in_time('SELECT counting_contains(c, 1) FROM states') AS counting_state;
+SELECT cancels_in_time('SELECT cuckoo_contains(k, 1) FROM states') AS cuckoo_state;
+SELECT cancels_in_time('SELECT cuckoo_compact(k) IS NULL FROM states') AS cuckoo_compact;
+RESET statement_timeout;
+
+-- batch probes: hashing and probing 25M keys
+SELECT timeout_after('SELECT array_fill(1::bigint, ARRAY[25000000]) IS NULL');
+SELECT cancels_in_time($$
+  SELECT bloom_contains_each(bloom_add(bloom_empty(1000, 0.01), 0::bigint),
+                             array_fill(1::bigint, ARRAY[25000000])) IS NULL$$) AS bloom_each;
+RESET statement_timeout;
+SELECT timeout_after('SELECT array_fill(1::bigint, ARRAY[25000000]) IS NULL');
+SELECT cancels_in_time($$
+  SELECT cuckoo_contains_any(cuckoo_add(cuckoo_empty(1000, 0.01), 0::bigint),
+                             array_fill(1::bigint, ARRAY[25000000]))$$) AS cuckoo_any;
+RESET statement_timeout;
+
+-- bloom_info (three passes over the blocks) and bloom_cardinality (one) of
+-- a filter of 400M keys (500 MB), in one expression: PostgreSQL checks for
+-- interrupts between rows, not between these calls
+SELECT timeout_after('SELECT b IS NULL FROM (SELECT bloom_empty(400000000, 0.01, 0) b OFFSET 0) s');
+SELECT cancels_in_time($$
+  SELECT (bloom_info(b)).bits_set + (bloom_info(b)).estimated_items + bloom_cardinality(b)
+  FROM (SELECT bloom_empty(400000000, 0.01, 0) b OFFSET 0) s$$) AS bloom_info;
+RESET statement_timeout;
+
+-- a counting filter of 60M keys (320 MB): info; one of 80M (430 MB):
+-- deep validation of outside bytes
+SELECT timeout_after('SELECT c IS NULL FROM (SELECT counting_empty(60000000, 0.01) c OFFSET 0) s');
+SELECT cancels_in_time($$
+  SELECT (counting_info(c)).counters FROM (SELECT counting_empty(60000000, 0.01) c OFFSET 0) s$$)
+  AS counting_info;
+RESET statement_timeout;
+SELECT timeout_after('SELECT b IS NULL FROM (SELECT counting_empty(80000000, 0.01)::bytea b OFFSET 0) s');
+SELECT cancels_in_time($$
+  SELECT b::countingbloom IS NULL FROM (SELECT counting_empty(80000000, 0.01)::bytea b OFFSET 0) s$$)
+  AS counting_validate;
+RESET statement_timeout;
+
+-- a cuckoo filter of 300M keys (460 MB): union, deep validation
+SELECT timeout_after('SELECT c IS NULL FROM (SELECT cuckoo_empty(300000000, 0.01) c OFFSET 0) s');
+SELECT cancels_in_time($$
+  SELECT cuckoo_union(c, c) IS NULL FROM (SELECT cuckoo_empty(300000000, 0.01) c OFFSET 0) s$$)
+  AS cuckoo_union;
+RESET statement_timeout;
+SELECT timeout_after('SELECT b IS NULL FROM (SELECT cuckoo_empty(300000000, 0.01)::bytea b OFFSET 0) s');
+SELECT cancels_in_time($$
+  SELECT b::cuckoofilter IS NULL FROM (SELECT cuckoo_empty(300000000, 0.01)::bytea b OFFSET 0) s$$)
+  AS cuckoo_validate;
+RESET statement_timeout;
+
+DROP TABLE states;
+DROP AGGREGATE raw_counting_agg(bigint);
+DROP AGGREGATE raw_cuckoo_agg(bigint);
+DROP FUNCTION cancels_in_time(text);
+DROP FUNCTION timeout_after(text);
