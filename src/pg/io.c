@@ -17,6 +17,7 @@
 #include "access/detoast.h"
 #include "common/hashfn.h"
 #include "libpq/pqformat.h"
+#include "miscadmin.h"
 #include "utils/memutils.h"
 #include "utils/builtins.h"
 
@@ -137,11 +138,14 @@ bt_type_in(FunctionCallInfo fcinfo, const BtTypeMethods *t)
 					 errdetail("\"%.2s\" at byte %zu is not a hexadecimal byte.",
 							   str + 2 + 2 * i, i)));
 		buf[i] = (char) ((hi << 4) | lo);
+		BT_CANCEL_POINT(i);
 	}
 	v = from_bytes(t, buf, nbytes, ERRCODE_INVALID_TEXT_REPRESENTATION);
 	pfree(buf);
 	PG_RETURN_POINTER(v);
 }
+
+#define HEX_SLICE	((size_t) 1024 * 1024)
 
 Datum
 bt_type_out(FunctionCallInfo fcinfo, const BtTypeMethods *t)
@@ -159,7 +163,13 @@ bt_type_out(FunctionCallInfo fcinfo, const BtTypeMethods *t)
 	out = palloc(2 * len + 3);
 	out[0] = '\\';
 	out[1] = 'x';
-	hex_encode((const char *) BT_DATA(v), len, out + 2);
+	/* in slices, so that the text form of a large value can be cancelled */
+	for (size_t done = 0; done < len; done += HEX_SLICE)
+	{
+		CHECK_FOR_INTERRUPTS();
+		hex_encode((const char *) BT_DATA(v) + done, Min(HEX_SLICE, len - done),
+				   out + 2 + 2 * done);
+	}
 	out[2 + 2 * len] = '\0';
 	canonical_free(fcinfo, 0, d, v);
 	PG_RETURN_CSTRING(out);
