@@ -103,6 +103,13 @@ SELECT cancels_in_time($$
   AS cuckoo_validate;
 RESET statement_timeout;
 
+-- the text form of a filter of 200M keys (240 MB), which pg_dump writes
+-- (its input decodes the 480M hex digits in about 150 ms: not a long call)
+SELECT timeout_after('SELECT f IS NULL FROM (SELECT bloom_empty(200000000, 0.01, 0) f OFFSET 0) s');
+SELECT cancels_in_time($$
+  SELECT length(f::text) FROM (SELECT bloom_empty(200000000, 0.01, 0) f OFFSET 0) s$$) AS text_out;
+RESET statement_timeout;
+
 DROP TABLE states;
 DROP AGGREGATE raw_counting_agg(bigint);
 DROP AGGREGATE raw_cuckoo_agg(bigint);

@@ -21,12 +21,11 @@
 #include "utils/memutils.h"
 #include "utils/builtins.h"
 
-/* Validates outside bytes and wraps them in a new varlena */
-static struct varlena *
-from_bytes(const BtTypeMethods *t, const char *data, size_t len, int errcode_)
+/* Refuses outside bytes that are not a valid value of the type */
+static void
+validate_bytes(const BtTypeMethods *t, const char *data, size_t len, int errcode_)
 {
 	BloomStatus st = t->validate((const uint8 *) data, len);
-	struct varlena *v;
 
 	if (st != BLOOM_OK)
 		ereport(ERROR,
@@ -35,6 +34,15 @@ from_bytes(const BtTypeMethods *t, const char *data, size_t len, int errcode_)
 				 errdetail("%s", t->status_message(st)),
 				 errhint("A %s value comes from bloomtype's own output (text, binary or bytea form).",
 						 t->name)));
+}
+
+/* Validates outside bytes and wraps them in a new varlena */
+static struct varlena *
+from_bytes(const BtTypeMethods *t, const char *data, size_t len, int errcode_)
+{
+	struct varlena *v;
+
+	validate_bytes(t, data, len, errcode_);
 	v = (struct varlena *) palloc(VARHDRSZ + len);
 	SET_VARSIZE(v, VARHDRSZ + len);
 	memcpy(VARDATA(v), data, len);
@@ -125,7 +133,10 @@ bt_type_in(FunctionCallInfo fcinfo, const BtTypeMethods *t)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("%s value is too large", t->name)));
-	buf = palloc_extended(Max(nbytes, 1), MCXT_ALLOC_HUGE);
+	/* decoded in place: a large value is not copied again */
+	v = palloc_extended(VARHDRSZ + nbytes, MCXT_ALLOC_HUGE);
+	SET_VARSIZE(v, VARHDRSZ + nbytes);
+	buf = VARDATA(v);
 	for (size_t i = 0; i < nbytes; i++)
 	{
 		int			hi = hexval(str[2 + 2 * i]);
@@ -140,8 +151,7 @@ bt_type_in(FunctionCallInfo fcinfo, const BtTypeMethods *t)
 		buf[i] = (char) ((hi << 4) | lo);
 		BT_CANCEL_POINT(i);
 	}
-	v = from_bytes(t, buf, nbytes, ERRCODE_INVALID_TEXT_REPRESENTATION);
-	pfree(buf);
+	validate_bytes(t, buf, nbytes, ERRCODE_INVALID_TEXT_REPRESENTATION);
 	PG_RETURN_POINTER(v);
 }
 
