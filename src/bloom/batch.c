@@ -32,8 +32,17 @@ prefetch_block(const BloomFilter *f, uint64 h)
 static void
 probe_all(const void *filter, const BtBatchKeys *keys, bool *found)
 {
-	const BloomFilter *f = filter;
+	const BfProbe *p = filter;
+	const BloomFilter *f = &p->f;
 
+	if (p->light)
+	{
+		/* a light state's view: a binary search, then one block */
+		for (int i = 0; i < keys->n; i++)
+			found[i] = !keys->nulls[i] && f->key_class != BLOOM_KEY_NONE &&
+				bloom_light_view_contains(&p->view, keys->hashes[i]);
+		return;
+	}
 	for (int i = 0; i < keys->n; i++)
 	{
 		/* a grown scalable filter prefetches its layers in each lookup */

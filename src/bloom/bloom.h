@@ -19,6 +19,28 @@
 #include "bloomtype.h"
 
 /* value.c */
+
+/*
+ * A filter argument as the probe cache keeps it (bf_probe_methods): the
+ * filter, or a light state's view and the header of the filter it stands
+ * for.  f comes first: the shared batch code reads the header there.
+ */
+typedef struct BfProbe
+{
+	BloomFilter f;
+	bool		light;
+	BloomLightView view;
+} BfProbe;
+
+/* Whether the probed filter may hold h */
+static inline bool
+bf_probe_contains(const BfProbe *p, uint64 h)
+{
+	if (p->light)
+		return bloom_light_view_contains(&p->view, h);
+	return bloom_filter_contains(&p->f, h);
+}
+
 extern const BtCacheMethods bf_probe_methods;
 extern void bf_decode_or_error(struct varlena *v, BloomFilter *f);
 extern struct varlena *bf_materialize(BloomFilter *st, bool scalable,
@@ -31,6 +53,10 @@ extern struct varlena *bf_as_filter(struct varlena *v, BloomFilter *f,
 									struct varlena *orig, int opts);
 extern struct varlena *bf_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f,
 							  int opts);
+extern struct varlena *bf_light_view(const BloomFilter *st, MemoryContext cxt,
+									 BloomLightView *v);
+extern struct varlena *bf_read_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f,
+								   BloomLightView *v, bool *light);
 
 /* construct.c */
 extern void bf_check_params(int64 capacity, double fpr);

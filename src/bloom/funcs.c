@@ -29,13 +29,14 @@ static Datum
 contains_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 {
 	BloomKeyInfo *ki = bt_cache_key(fcinfo, enc, false);
-	BloomFilter *f = bt_cache_value(fcinfo, &bf_probe_methods);
+	BfProbe    *p = bt_cache_value(fcinfo, &bf_probe_methods);
+	BloomFilter *f = &p->f;
 
 	if (f->key_class == BLOOM_KEY_NONE)
 		PG_RETURN_BOOL(false);	/* nothing was ever added */
 	bloom_check_key(f->key_class, f->key_type, ki, false);
-	PG_RETURN_BOOL(bloom_filter_contains(f, bloom_key_hash_fast(ki, PG_GETARG_DATUM(1),
-																f->seed)));
+	PG_RETURN_BOOL(bf_probe_contains(p, bloom_key_hash_fast(ki, PG_GETARG_DATUM(1),
+															 f->seed)));
 }
 
 /*
@@ -225,7 +226,9 @@ info_common(FunctionCallInfo fcinfo, bool scalable_view)
 {
 	BloomFilter f;
 	BloomInfo	info;
-	struct varlena *v = bf_arg(fcinfo, 0, &f, scalable_view ? BF_ARG_SCALABLE : 0);
+	BloomLightView view;
+	struct varlena *v;
+	int64		bytes;
 	TupleDesc	tupdesc;
 	Datum		values[15];
 	bool		nulls[15] = {0};
@@ -236,14 +239,29 @@ info_common(FunctionCallInfo fcinfo, bool scalable_view)
 		elog(ERROR, "return type must be a row type of 12 or 15 columns");
 	tupdesc = BlessTupleDesc(tupdesc);
 
-	if (bloom_describe(&f, &info) != BLOOM_OK)
-		elog(ERROR, "bloom_info of an aggregate state that was not materialised");
+	/* a light state from its hashes, as the filter it stands for */
+	v = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	bf_decode_or_error(v, &f);
+	if (f.kind == BLOOM_KIND_SPARSE)
+	{
+		(void) bf_light_view(&f, CurrentMemoryContext, &view);
+		f = view.head;
+		bloom_light_view_describe(&view, &info);
+		bytes = (int64) (view.size + VARHDRSZ);
+	}
+	else
+	{
+		v = bf_as_filter(v, &f, NULL, scalable_view ? BF_ARG_SCALABLE : 0);
+		if (bloom_describe(&f, &info) != BLOOM_OK)
+			elog(ERROR, "bloom_info of an aggregate state that was not materialised");
+		bytes = (int64) VARSIZE(v);
+	}
 	values[0] = CStringGetTextDatum(info.kind);
 	values[1] = Int64GetDatum(clamp_int64(info.capacity));
 	values[2] = Float8GetDatum(f.fpr);
 	values[3] = Int64GetDatum((int64) info.bits);
 	values[4] = Int32GetDatum(info.hashes);
-	values[5] = Int64GetDatum((int64) VARSIZE(v));
+	values[5] = Int64GetDatum(bytes);
 	values[6] = Int64GetDatum(clamp_int64(f.nitems));
 	values[7] = Int64GetDatum((int64) info.bits_set);
 	values[8] = Int64GetDatum((int64) llround(info.estimated_items));
@@ -277,7 +295,9 @@ Datum
 bloom_cardinality(PG_FUNCTION_ARGS)
 {
 	BloomFilter f;
+	BloomLightView view;
+	bool		light;
 
-	(void) bf_arg(fcinfo, 0, &f, 0);
-	PG_RETURN_INT64((int64) llround(bloom_estimate_items(&f)));
+	(void) bf_read_arg(fcinfo, 0, &f, &view, &light);
+	PG_RETURN_INT64((int64) llround(light ? view.estimated_items : bloom_estimate_items(&f)));
 }
