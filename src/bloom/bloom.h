@@ -84,6 +84,7 @@ extern struct varlena *bf_add_target(FunctionCallInfo fcinfo, bool create,
 									 BloomFilter *f);
 
 /* funcs.c */
+extern bool bf_unite_as_states(const BloomFilter *a, const BloomFilter *b);
 extern void bf_check_compatible(const BloomFilter *a, const BloomFilter *b);
 extern struct varlena *bf_merge_into(BloomFilter *fa, const BloomFilter *fb,
 									 bool intersect, MemoryContext cxt);

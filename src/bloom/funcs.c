@@ -152,6 +152,18 @@ bf_merge_into(BloomFilter *fa, const BloomFilter *fb, bool intersect,
 }
 
 /*
+ * Whether the union of a and b is their aggregate's combine step: both
+ * fixed-capacity states (kinds 3 and 7), at least one light, so that the
+ * union of light states stays light and builds nothing
+ */
+bool
+bf_unite_as_states(const BloomFilter *a, const BloomFilter *b)
+{
+	return bloom_is_fixed_state(a) && bloom_is_fixed_state(b) &&
+		(a->kind == BLOOM_KIND_SPARSE || b->kind == BLOOM_KIND_SPARSE);
+}
+
+/*
  * Union or intersection.  An empty hash list (what bloom_agg gives for no
  * rows when it cannot know a size) holds nothing and has no size: it is
  * the identity of union and the zero of intersection.
@@ -173,6 +185,19 @@ merge_common(FunctionCallInfo fcinfo, bool intersect, bool scalable)
 		PG_RETURN_POINTER(intersect ? a : b);
 	if (bloom_is_empty_hashlist(&fb))
 		PG_RETURN_POINTER(intersect ? b : a);
+
+	/*
+	 * Two light states (kind 7) unite as the aggregate's combine step does:
+	 * their hashes appended, the result light until it would outgrow the
+	 * dense state (then kind 3); nothing of their capacity is built.  So
+	 * does a light state with a dense one (kind 3).
+	 */
+	if (!intersect && bf_unite_as_states(&fa, &fb))
+	{
+		a = bt_copy_into(a, CurrentMemoryContext);
+		bf_decode_or_error(a, &fa);
+		PG_RETURN_POINTER(bf_merge_into(&fa, &fb, false, CurrentMemoryContext));
+	}
 
 	/* aggregate states as the filters they stand for; a private result */
 	(void) bf_as_filter(a, &fa, (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0)),
