@@ -42,6 +42,7 @@ bf_probe_contains(const BfProbe *p, uint64 h)
 }
 
 extern const BtCacheMethods bf_probe_methods;
+extern const BtCacheMethods bf_probe_scalable_methods;
 extern void bf_decode_or_error(struct varlena *v, BloomFilter *f);
 extern struct varlena *bf_materialize(BloomFilter *st, bool scalable,
 									  BloomPlan *plan, MemoryContext cxt);
@@ -56,7 +57,7 @@ extern struct varlena *bf_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f
 extern struct varlena *bf_light_view(const BloomFilter *st, MemoryContext cxt,
 									 BloomLightView *v);
 extern struct varlena *bf_read_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f,
-								   BloomLightView *v, bool *light);
+								   BloomLightView *v, bool *light, int opts);
 
 /* construct.c */
 extern void bf_check_params(int64 capacity, double fpr);

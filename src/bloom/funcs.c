@@ -26,10 +26,11 @@
  * every row), then one lookup.
  */
 static Datum
-contains_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
+contains_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable)
 {
 	BloomKeyInfo *ki = bt_cache_key(fcinfo, enc, false);
-	BfProbe    *p = bt_cache_value(fcinfo, &bf_probe_methods);
+	BfProbe    *p = bt_cache_value(fcinfo, scalable ? &bf_probe_scalable_methods :
+									&bf_probe_methods);
 	BloomFilter *f = &p->f;
 
 	if (f->key_class == BLOOM_KEY_NONE)
@@ -62,8 +63,16 @@ add_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool create)
 								  NULL, CurrentMemoryContext));
 }
 
+/*
+ * The entry points of 1.0 read an aggregate's hash list (kind 2) as the
+ * blocked filter 1.0 makes of it; the _scalable ones as the scalable
+ * filter |, bloom_union_agg, bloom_info and bloom_add read it as (1.2), so
+ * that a value has one meaning in every function of a version that binds
+ * them.
+ */
 #define CONTAINS_(suffix, sqltype, enc, vol) \
-	BT_KEY_ENTRY(bloom_contains, suffix, contains_common(fcinfo, enc))
+	BT_KEY_ENTRY(bloom_contains, suffix, contains_common(fcinfo, enc, false)) \
+	BT_KEY_ENTRY(bloom_contains, suffix##_scalable, contains_common(fcinfo, enc, true))
 #define ADD_(suffix, sqltype, enc, vol) \
 	BT_KEY_ENTRY(bloom_add, suffix, add_common(fcinfo, enc, false))
 #define ADD_CREATE_(suffix, sqltype, enc, vol) \
@@ -315,14 +324,28 @@ bloom_info_scalable(PG_FUNCTION_ARGS)
 	return info_common(fcinfo, true);
 }
 
-PG_FUNCTION_INFO_V1(bloom_cardinality);
-Datum
-bloom_cardinality(PG_FUNCTION_ARGS)
+static Datum
+cardinality_common(FunctionCallInfo fcinfo, bool scalable)
 {
 	BloomFilter f;
 	BloomLightView view;
 	bool		light;
 
-	(void) bf_read_arg(fcinfo, 0, &f, &view, &light);
+	(void) bf_read_arg(fcinfo, 0, &f, &view, &light, scalable ? BF_ARG_SCALABLE : 0);
 	PG_RETURN_INT64((int64) llround(light ? view.estimated_items : bloom_estimate_items(&f)));
+}
+
+/* 1.0 reads a hash list as a blocked filter, the _scalable form as 1.2 */
+PG_FUNCTION_INFO_V1(bloom_cardinality);
+Datum
+bloom_cardinality(PG_FUNCTION_ARGS)
+{
+	return cardinality_common(fcinfo, false);
+}
+
+PG_FUNCTION_INFO_V1(bloom_cardinality_scalable);
+Datum
+bloom_cardinality_scalable(PG_FUNCTION_ARGS)
+{
+	return cardinality_common(fcinfo, true);
 }

@@ -78,12 +78,13 @@ BT_TYPE_ENTRIES(bloomfilter, &bf_type)
 /*
  * What materialising the state st into out says: a fixed-capacity state
  * that received more keys than its capacity, a result that cannot grow
- * (not for an empty hash list: the capacity of create-on-add can).  out
- * may be a view's header: only header fields are read.
+ * (unless quiet_growth: an empty hash list, whose capacity of create-on-add
+ * can, or a view, which is read, not added to).  out may be a view's
+ * header: only header fields are read.
  */
 static void
 materialize_warnings(const BloomFilter *st, const BloomMaterialized *m,
-					 const BloomFilter *out, bool empty)
+					 const BloomFilter *out, bool quiet_growth)
 {
 	if (m->over_capacity)
 		ereport(WARNING,
@@ -93,7 +94,7 @@ materialize_warnings(const BloomFilter *st, const BloomMaterialized *m,
 				 errdetail("Its false-positive rate is about %g, above the target %g.",
 						   m->estimated_fpr, st->fpr),
 				 errhint("Give a larger capacity, or leave it out: bloom_agg(key, fpr) sizes the filter for the keys it sees.")));
-	if (!empty)
+	if (!quiet_growth)
 		bf_warn_if_cannot_grow(out);
 }
 
@@ -167,8 +168,8 @@ bf_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f, int opts)
  * A view of the light state st (kind 7) in a new value in cxt, opened into
  * v: what the functions that read a filter ask of it (lookups, bloom_info,
  * bloom_cardinality) at the cost of the hashes it holds, not of the filter
- * its header describes (src/core/lightview.c).  Warns as materialising it
- * would.
+ * its header describes (src/core/lightview.c).  Warns of keys past its
+ * capacity as materialising it would.
  */
 struct varlena *
 bf_light_view(const BloomFilter *st, MemoryContext cxt, BloomLightView *v)
@@ -184,18 +185,23 @@ bf_light_view(const BloomFilter *st, MemoryContext cxt, BloomLightView *v)
 				 errmsg("out of memory")));
 	if (s != BLOOM_OK)
 		elog(ERROR, "could not read a light bloom_agg state: %s", bloom_status_message(s));
-	materialize_warnings(st, &v->m, &v->head, false);
+	/*
+	 * Over capacity: as materialising warns (the view counted it).  Not
+	 * "cannot grow", which a read does not need, and whose sizing search
+	 * would cost more than the lookup (bloom_add still says it).
+	 */
+	materialize_warnings(st, &v->m, &v->head, true);
 	return bt_varlena(buf);
 }
 
 /*
  * Argument argno for a read: a light state as its view (*light true, v
- * set, f its header), else as bf_arg reads it (f the filter).  Returns the
+ * set, f its header), else as bf_arg reads it with opts (f the filter).  Returns the
  * memory to free, or NULL.
  */
 struct varlena *
 bf_read_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f,
-			BloomLightView *v, bool *light)
+			BloomLightView *v, bool *light, int opts)
 {
 	struct varlena *orig = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno));
 	struct varlena *d = PG_DETOAST_DATUM(PG_GETARG_DATUM(argno));
@@ -205,7 +211,7 @@ bf_read_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f,
 	*light = f->kind == BLOOM_KIND_SPARSE;
 	if (!*light)
 	{
-		r = bf_as_filter(d, f, orig, 0);
+		r = bf_as_filter(d, f, orig, opts);
 		return r != orig ? r : NULL;
 	}
 	r = bf_light_view(f, CurrentMemoryContext, v);
@@ -227,7 +233,7 @@ bf_read_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f,
  * stands for.
  */
 static struct varlena *
-probe_prepare(FunctionCallInfo fcinfo, int argno, void *decoded)
+prepare_common(FunctionCallInfo fcinfo, int argno, void *decoded, int opts)
 {
 	BfProbe    *p = (BfProbe *) decoded;
 	struct varlena *d = PG_DETOAST_DATUM(PG_GETARG_DATUM(argno));
@@ -237,12 +243,26 @@ probe_prepare(FunctionCallInfo fcinfo, int argno, void *decoded)
 	p->light = p->f.kind == BLOOM_KIND_SPARSE;
 	if (!p->light)
 		return bf_as_filter(d, &p->f,
-							(struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno)), 0);
+							(struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno)), opts);
 	v = bf_light_view(&p->f, CurrentMemoryContext, &p->view);
 	p->f = p->view.head;
 	if ((Pointer) d != DatumGetPointer(PG_GETARG_DATUM(argno)))
 		pfree(d);
 	return v;
+}
+
+/* hash lists as 1.0 reads them (a blocked filter) */
+static struct varlena *
+probe_prepare(FunctionCallInfo fcinfo, int argno, void *decoded)
+{
+	return prepare_common(fcinfo, argno, decoded, 0);
+}
+
+/* hash lists as 1.2 reads them, as | and bloom_union_agg do (scalable) */
+static struct varlena *
+probe_prepare_scalable(FunctionCallInfo fcinfo, int argno, void *decoded)
+{
+	return prepare_common(fcinfo, argno, decoded, BF_ARG_SCALABLE);
 }
 
 /* the bytes before what should start on a cache line: bits, or blocks */
@@ -275,6 +295,13 @@ probe_redecode(uint8 *buf, size_t len, void *decoded)
 const BtCacheMethods bf_probe_methods = {
 	.decoded_size = sizeof(BfProbe),
 	.prepare = probe_prepare,
+	.head = probe_head,
+	.redecode = probe_redecode,
+};
+
+const BtCacheMethods bf_probe_scalable_methods = {
+	.decoded_size = sizeof(BfProbe),
+	.prepare = probe_prepare_scalable,
 	.head = probe_head,
 	.redecode = probe_redecode,
 };
