@@ -8,7 +8,9 @@
  * validate (bf_arg), materialise when the value is an aggregate state
  * (bf_materialize, the one place where states become filters, through the
  * core's bloom_materialize; bloom_agg's final step calls it too), then the
- * core's operations on the filter.
+ * core's operations on the filter.  A light state (kind 7) is the
+ * exception for reads: lookups, bloom_info and bloom_cardinality ask its
+ * view (bf_light_view), which costs what the state holds.
  *
  *-------------------------------------------------------------------------
  */
@@ -196,8 +198,9 @@ bf_light_view(const BloomFilter *st, MemoryContext cxt, BloomLightView *v)
 
 /*
  * Argument argno for a read: a light state as its view (*light true, v
- * set, f its header), else as bf_arg reads it with opts (f the filter).  Returns the
- * memory to free, or NULL.
+ * set, f its header), else as bf_arg reads it with opts (f the filter).
+ * Returns the view or the filter, in CurrentMemoryContext or the
+ * argument's own memory.
  */
 struct varlena *
 bf_read_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f,
@@ -210,10 +213,7 @@ bf_read_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f,
 	bf_decode_or_error(d, f);
 	*light = f->kind == BLOOM_KIND_SPARSE;
 	if (!*light)
-	{
-		r = bf_as_filter(d, f, orig, opts);
-		return r != orig ? r : NULL;
-	}
+		return bf_as_filter(d, f, orig, opts);
 	r = bf_light_view(f, CurrentMemoryContext, v);
 	*f = v->head;
 	if (d != orig)
