@@ -54,8 +54,11 @@ for h in "${HARNESSES[@]}"; do
     [ -n "$only" ] && [ "$only" != "$h" ] && continue
     case "$mode" in
         replay)
-            # every seed once: findings are kept as seeds, so this is the regression test
-            if "$BIN/fuzz_$h" -runs=0 "test/fuzz/corpus/$h" >"fuzz-work/replay-$h.log" 2>&1; then
+            # every seed once: findings are kept as seeds, so this is the regression test;
+            # a seed may cost 256 MB and 10 s at most (values that describe far more
+            # than they hold, such as a 64-byte light state of 512 MB, are seeds)
+            if "$BIN/fuzz_$h" -runs=0 -rss_limit_mb=256 -timeout=10 "test/fuzz/corpus/$h" \
+                    >"fuzz-work/replay-$h.log" 2>&1; then
                 echo "fuzz replay $h ... ok ($(ls "test/fuzz/corpus/$h" | wc -l) seeds)"
             else
                 echo "fuzz replay $h ... FAILED"; tail -30 "fuzz-work/replay-$h.log"; status=1

@@ -165,6 +165,77 @@ SELECT bloom_contains(auto, 3::bigint) AS has_3, bloom_contains(auto, 4::bigint)
        (bloom_info(auto)).capacity
   FROM parts WHERE node = 0;
 
+-- one meaning per value: a hash list with hashes (kind 2) is read by |,
+-- bloom_union_agg, bloom_info and bloom_add as the scalable filter of 1.2;
+-- the lookups of 1.0 (bloom_contains, its array forms, bloom_cardinality)
+-- as a blocked filter, whose false positives differ.  Their _scalable
+-- entry points (for the next version's SQL to bind) read it as | does.
+CREATE FUNCTION contains_v2(bloomfilter, bigint) RETURNS boolean
+  AS '$libdir/bloomtype', 'bloom_contains_int8_scalable' LANGUAGE C IMMUTABLE STRICT;
+CREATE FUNCTION contains_each_v2(bloomfilter, anyarray) RETURNS boolean[]
+  AS '$libdir/bloomtype', 'bloom_scalable_batch_contains_each' LANGUAGE C IMMUTABLE STRICT;
+CREATE FUNCTION contains_any_v2(bloomfilter, anyarray) RETURNS boolean
+  AS '$libdir/bloomtype', 'bloom_scalable_batch_contains_any' LANGUAGE C IMMUTABLE STRICT;
+CREATE FUNCTION cardinality_v2(bloomfilter) RETURNS bigint
+  AS '$libdir/bloomtype', 'bloom_cardinality_scalable' LANGUAGE C IMMUTABLE STRICT;
+CREATE TEMP TABLE meaning AS SELECT auto AS h, auto | auto AS u FROM parts WHERE node = 0;
+SELECT get_byte(h::bytea, 5) AS kind, get_byte(u::bytea, 5) AS union_kind,
+       (SELECT count(*) FROM generate_series(100001, 300000) k
+         WHERE bloom_contains(h, k) <> bloom_contains(u, k)) > 0 AS v10_differs,
+       (SELECT count(*) FROM generate_series(100001, 300000) k
+         WHERE contains_v2(h, k) <> bloom_contains(u, k)) AS v2_differs,
+       (SELECT count(*) FROM generate_series(1, 100000) k WHERE NOT contains_v2(h, k) AND k % 3 = 0) AS v2_missing,
+       contains_each_v2(h, ARRAY(SELECT generate_series(100001, 110000)))
+         = bloom_contains_each(u, ARRAY(SELECT generate_series(100001, 110000))) AS each_v2,
+       contains_any_v2(h, ARRAY[3, 4]) AS any_v2,
+       cardinality_v2(h) = bloom_cardinality(u) AS cardinality_v2
+  FROM meaning;
+DROP FUNCTION contains_v2(bloomfilter, bigint), contains_each_v2(bloomfilter, anyarray),
+  contains_any_v2(bloomfilter, anyarray), cardinality_v2(bloomfilter);
+DROP TABLE meaning;
+
+-- a light state (kind 7) is read from its hashes, never built: every
+-- answer, every field of bloom_info, the cardinality and the batch forms
+-- are those of the filter its aggregate returns (the same rows, finalised)
+CREATE TEMP TABLE light_vs AS
+  SELECT p.node, p.fixed AS l,
+         (SELECT bloom_agg(id, 200000, 0.01) FROM ids WHERE id % 3 = p.node) AS f
+    FROM parts p;
+SELECT node, get_byte(l::bytea, 5) AS kind,
+       (SELECT count(*) FROM generate_series(-20000, 120000) k
+         WHERE bloom_contains(l, k) IS DISTINCT FROM bloom_contains(f, k)) AS answers_differ,
+       (SELECT count(*) FROM generate_series(-20000, 120000) k WHERE bloom_contains(l, k)) AS present,
+       bloom_info(l) = bloom_info(f) AS same_info,
+       bloom_cardinality(l) = bloom_cardinality(f) AS same_cardinality,
+       bloom_contains_each(l, ARRAY(SELECT generate_series(-5000, 5000)))
+         = bloom_contains_each(f, ARRAY(SELECT generate_series(-5000, 5000))) AS same_each,
+       bloom_contains_all(l, ARRAY[3, 6, 9]) AS has_all, bloom_contains_any(l, ARRAY[-1, -2]) AS any_absent
+  FROM light_vs ORDER BY node;
+-- two light states unite light (their hashes appended: 8 bytes a row) and
+-- stand for the filter of both row sets; bloom_union_agg keeps them light
+CREATE TEMP TABLE small_light AS
+  SELECT id % 2 AS half, partial_bloom(id, 200000, 0.01) AS l FROM ids WHERE id <= 1000 GROUP BY 1;
+-- from a table, row by row (a new value each row): the same answers
+CREATE TEMP TABLE small_light_vs AS
+  SELECT half, l, (SELECT bloom_agg(id, 200000, 0.01) FROM ids WHERE id <= 1000 AND id % 2 = half) AS f
+    FROM small_light;
+SELECT count(*) FILTER (WHERE bloom_contains(l, k) IS DISTINCT FROM bloom_contains(f, k)) AS differ_per_row,
+       count(*) FILTER (WHERE bloom_contains(l, k)) AS present
+  FROM small_light_vs, generate_series(1, 2000) k;
+SELECT get_byte((a.l | b.l)::bytea, 5) AS union_kind, length((a.l | b.l)::bytea) AS union_bytes,
+       bloom_info(a.l | b.l) = bloom_info((SELECT bloom_agg(id, 200000, 0.01) FROM ids WHERE id <= 1000)) AS union_info,
+       get_byte((SELECT bloom_union_agg(l) FROM small_light)::bytea, 5) AS union_agg_kind,
+       bloom_info((SELECT bloom_union_agg(l) FROM small_light)) = bloom_info(a.l | b.l) AS union_agg_info
+  FROM small_light a, small_light b WHERE a.half = 0 AND b.half = 1;
+-- past the dense state's size the union is that dense state (kind 3),
+-- and reads as the whole filter
+SELECT get_byte(u::bytea, 5) AS kind, bloom_info(u) = bloom_info((SELECT bloom_agg(id, 200000, 0.01) FROM ids)) AS whole
+  FROM (SELECT bloom_union_agg(l) AS u FROM light_vs) s;
+-- a light state with a dense filter, and &: as the filter it stands for
+SELECT (bloom_info(l | f)).bits_set = (bloom_info(f)).bits_set AS with_dense,
+       bloom_info(l & f) = bloom_info(f & f) AS intersect
+  FROM light_vs WHERE node = 2;
+
 -- bloom_union_agg: the union of fixed-capacity filters
 SELECT bloom_union_agg(f) = (SELECT bloom_agg(id, 200000, 0.01) FROM ids) AS union_is_whole
   FROM (SELECT grp, bloom_agg(id, 200000, 0.01) AS f FROM ids GROUP BY grp) s;
@@ -174,6 +245,7 @@ SELECT bloom_union_agg(f) = bloom_empty(10) AS nulls_ignored
 -- auto-sized filters differ in capacity and do not combine
 SELECT bloom_union_agg(f) FROM (SELECT grp, bloom_agg(id) AS f FROM ids WHERE grp < 2 AND id < 50 GROUP BY grp) s;
 
+DROP TABLE light_vs, small_light, small_light_vs;
 DROP AGGREGATE partial_bloom(bigint);
 DROP AGGREGATE partial_bloom(bigint, bigint, double precision);
 DROP AGGREGATE combine_bloom(bloomfilter);

@@ -323,16 +323,34 @@ union_trans_common(FunctionCallInfo fcinfo, bool scalable)
 	bf_decode_or_error(v, &fv);
 	if (!PG_ARGISNULL(0) && bloom_is_empty_hashlist(&fv))
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));	/* adds nothing */
-	if (bloom_is_state(&fv) && !bloom_is_empty_hashlist(&fv))
-		v = bf_materialize(&fv, scalable, &cache->plan, CurrentMemoryContext);
 	/* the executor copies a new state into the aggregate context */
 	if (PG_ARGISNULL(0))
+	{
+		/* a light state (kind 7) stays light: its union with others too */
+		if (bloom_is_state(&fv) && !bloom_is_empty_hashlist(&fv) &&
+			fv.kind != BLOOM_KIND_SPARSE)
+			v = bf_materialize(&fv, scalable, &cache->plan, CurrentMemoryContext);
 		PG_RETURN_POINTER(v);
+	}
 
 	state = bt_plain_state(PG_GETARG_DATUM(0));
 	bf_decode_or_error(state, &fs);
 	if (bloom_is_empty_hashlist(&fs))
-		PG_RETURN_POINTER(v);
+		PG_RETURN_POINTER(bloom_is_state(&fv) && fv.kind != BLOOM_KIND_SPARSE ?
+						  bf_materialize(&fv, scalable, &cache->plan, CurrentMemoryContext) : v);
+
+	/*
+	 * Light states unite as bloom_agg's combine step does: hashes appended,
+	 * light until they would outgrow the dense state (kind 3, which later
+	 * light states join the same way).  A state meets anything else as the
+	 * filter it stands for (as large as the other).
+	 */
+	if (bf_unite_as_states(&fs, &fv))
+		PG_RETURN_POINTER(bf_merge_into(&fs, &fv, false, CurrentMemoryContext));
+	if (bloom_is_fixed_state(&fs))
+		(void) bf_materialize(&fs, scalable, &cache->plan, CurrentMemoryContext);
+	if (bloom_is_state(&fv))
+		(void) bf_materialize(&fv, scalable, &cache->plan, CurrentMemoryContext);
 	PG_RETURN_POINTER(bf_merge_into(&fs, &fv, false, CurrentMemoryContext));
 }
 

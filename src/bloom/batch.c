@@ -32,8 +32,17 @@ prefetch_block(const BloomFilter *f, uint64 h)
 static void
 probe_all(const void *filter, const BtBatchKeys *keys, bool *found)
 {
-	const BloomFilter *f = filter;
+	const BfProbe *p = filter;
+	const BloomFilter *f = &p->f;
 
+	if (p->light)
+	{
+		/* a light state's view: a binary search, then one block */
+		for (int i = 0; i < keys->n; i++)
+			found[i] = !keys->nulls[i] && f->key_class != BLOOM_KEY_NONE &&
+				bloom_light_view_contains(&p->view, keys->hashes[i]);
+		return;
+	}
 	for (int i = 0; i < keys->n; i++)
 	{
 		BT_CANCEL_POINT(i);
@@ -122,9 +131,19 @@ static const BtBatchProbe probe = {
 	.lookup = probe_all,
 };
 
+/* the same, a hash list read as | and bloom_union_agg read it (1.2) */
+static const BtBatchProbe probe_scalable = {
+	.methods = &bf_probe_scalable_methods,
+	.noun = "bloom filter",
+	.lookup = probe_all,
+};
+
 /*
  * contains_each(f, keys anyarray) returns boolean[] (NULL for a NULL
  * element, keys' dimensions); contains_all and contains_any, whether every
- * or some element may be present, with the NULL rules of = ALL and = ANY
+ * or some element may be present, with the NULL rules of = ALL and = ANY.
+ * bloom_batch_contains_* read an aggregate's hash list as 1.0 did,
+ * bloom_scalable_batch_contains_* as the scalable filter of 1.2.
  */
 BT_BATCH_PROBE_ENTRIES(bloom, &probe)
+BT_BATCH_PROBE_ENTRIES(bloom_scalable, &probe_scalable)

@@ -19,7 +19,30 @@
 #include "bloomtype.h"
 
 /* value.c */
+
+/*
+ * A filter argument as the probe cache keeps it (bf_probe_methods): the
+ * filter, or a light state's view and the header of the filter it stands
+ * for.  f comes first: the shared batch code reads the header there.
+ */
+typedef struct BfProbe
+{
+	BloomFilter f;
+	bool		light;
+	BloomLightView view;
+} BfProbe;
+
+/* Whether the probed filter may hold h */
+static inline bool
+bf_probe_contains(const BfProbe *p, uint64 h)
+{
+	if (p->light)
+		return bloom_light_view_contains(&p->view, h);
+	return bloom_filter_contains(&p->f, h);
+}
+
 extern const BtCacheMethods bf_probe_methods;
+extern const BtCacheMethods bf_probe_scalable_methods;
 extern void bf_decode_or_error(struct varlena *v, BloomFilter *f);
 extern struct varlena *bf_materialize(BloomFilter *st, bool scalable,
 									  BloomPlan *plan, MemoryContext cxt);
@@ -31,6 +54,10 @@ extern struct varlena *bf_as_filter(struct varlena *v, BloomFilter *f,
 									struct varlena *orig, int opts);
 extern struct varlena *bf_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f,
 							  int opts);
+extern struct varlena *bf_light_view(const BloomFilter *st, MemoryContext cxt,
+									 BloomLightView *v);
+extern struct varlena *bf_read_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f,
+								   BloomLightView *v, bool *light, int opts);
 
 /* construct.c */
 extern void bf_check_params(int64 capacity, double fpr);
@@ -58,6 +85,7 @@ extern struct varlena *bf_add_target(FunctionCallInfo fcinfo, bool create,
 									 BloomFilter *f);
 
 /* funcs.c */
+extern bool bf_unite_as_states(const BloomFilter *a, const BloomFilter *b);
 extern void bf_check_compatible(const BloomFilter *a, const BloomFilter *b);
 extern struct varlena *bf_merge_into(BloomFilter *fa, const BloomFilter *fb,
 									 bool intersect, MemoryContext cxt);

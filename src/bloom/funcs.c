@@ -26,16 +26,18 @@
  * every row), then one lookup.
  */
 static Datum
-contains_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
+contains_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable)
 {
 	BloomKeyInfo *ki = bt_cache_key(fcinfo, enc, false);
-	BloomFilter *f = bt_cache_value(fcinfo, &bf_probe_methods);
+	BfProbe    *p = bt_cache_value(fcinfo, scalable ? &bf_probe_scalable_methods :
+									&bf_probe_methods);
+	BloomFilter *f = &p->f;
 
 	if (f->key_class == BLOOM_KEY_NONE)
 		PG_RETURN_BOOL(false);	/* nothing was ever added */
 	bloom_check_key(f->key_class, f->key_type, ki, false);
-	PG_RETURN_BOOL(bloom_filter_contains(f, bloom_key_hash_fast(ki, PG_GETARG_DATUM(1),
-																f->seed)));
+	PG_RETURN_BOOL(bf_probe_contains(p, bloom_key_hash_fast(ki, PG_GETARG_DATUM(1),
+															 f->seed)));
 }
 
 /*
@@ -61,8 +63,16 @@ add_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool create)
 								  NULL, CurrentMemoryContext));
 }
 
+/*
+ * The entry points of 1.0 read an aggregate's hash list (kind 2) as the
+ * blocked filter 1.0 makes of it; the _scalable ones as the scalable
+ * filter |, bloom_union_agg, bloom_info and bloom_add read it as (1.2), so
+ * that a value has one meaning in every function of a version that binds
+ * them.
+ */
 #define CONTAINS_(suffix, sqltype, enc, vol) \
-	BT_KEY_ENTRY(bloom_contains, suffix, contains_common(fcinfo, enc))
+	BT_KEY_ENTRY(bloom_contains, suffix, contains_common(fcinfo, enc, false)) \
+	BT_KEY_ENTRY(bloom_contains, suffix##_scalable, contains_common(fcinfo, enc, true))
 #define ADD_(suffix, sqltype, enc, vol) \
 	BT_KEY_ENTRY(bloom_add, suffix, add_common(fcinfo, enc, false))
 #define ADD_CREATE_(suffix, sqltype, enc, vol) \
@@ -151,6 +161,18 @@ bf_merge_into(BloomFilter *fa, const BloomFilter *fb, bool intersect,
 }
 
 /*
+ * Whether the union of a and b is their aggregate's combine step: both
+ * fixed-capacity states (kinds 3 and 7), at least one light, so that the
+ * union of light states stays light and builds nothing
+ */
+bool
+bf_unite_as_states(const BloomFilter *a, const BloomFilter *b)
+{
+	return bloom_is_fixed_state(a) && bloom_is_fixed_state(b) &&
+		(a->kind == BLOOM_KIND_SPARSE || b->kind == BLOOM_KIND_SPARSE);
+}
+
+/*
  * Union or intersection.  An empty hash list (what bloom_agg gives for no
  * rows when it cannot know a size) holds nothing and has no size: it is
  * the identity of union and the zero of intersection.
@@ -172,6 +194,19 @@ merge_common(FunctionCallInfo fcinfo, bool intersect, bool scalable)
 		PG_RETURN_POINTER(intersect ? a : b);
 	if (bloom_is_empty_hashlist(&fb))
 		PG_RETURN_POINTER(intersect ? b : a);
+
+	/*
+	 * Two light states (kind 7) unite as the aggregate's combine step does:
+	 * their hashes appended, the result light until it would outgrow the
+	 * dense state (then kind 3); nothing of their capacity is built.  So
+	 * does a light state with a dense one (kind 3).
+	 */
+	if (!intersect && bf_unite_as_states(&fa, &fb))
+	{
+		a = bt_copy_into(a, CurrentMemoryContext);
+		bf_decode_or_error(a, &fa);
+		PG_RETURN_POINTER(bf_merge_into(&fa, &fb, false, CurrentMemoryContext));
+	}
 
 	/* aggregate states as the filters they stand for; a private result */
 	(void) bf_as_filter(a, &fa, (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0)),
@@ -225,7 +260,9 @@ info_common(FunctionCallInfo fcinfo, bool scalable_view)
 {
 	BloomFilter f;
 	BloomInfo	info;
-	struct varlena *v = bf_arg(fcinfo, 0, &f, scalable_view ? BF_ARG_SCALABLE : 0);
+	BloomLightView view;
+	struct varlena *v;
+	int64		bytes;
 	TupleDesc	tupdesc;
 	Datum		values[15];
 	bool		nulls[15] = {0};
@@ -236,14 +273,29 @@ info_common(FunctionCallInfo fcinfo, bool scalable_view)
 		elog(ERROR, "return type must be a row type of 12 or 15 columns");
 	tupdesc = BlessTupleDesc(tupdesc);
 
-	if (bloom_describe(&f, &info, &bt_cancel) != BLOOM_OK)
-		elog(ERROR, "bloom_info of an aggregate state that was not materialised");
+	/* a light state from its hashes, as the filter it stands for */
+	v = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	bf_decode_or_error(v, &f);
+	if (f.kind == BLOOM_KIND_SPARSE)
+	{
+		(void) bf_light_view(&f, CurrentMemoryContext, &view);
+		f = view.head;
+		bloom_light_view_describe(&view, &info);
+		bytes = (int64) (view.size + VARHDRSZ);
+	}
+	else
+	{
+		v = bf_as_filter(v, &f, NULL, scalable_view ? BF_ARG_SCALABLE : 0);
+		if (bloom_describe(&f, &info, &bt_cancel) != BLOOM_OK)
+			elog(ERROR, "bloom_info of an aggregate state that was not materialised");
+		bytes = (int64) VARSIZE(v);
+	}
 	values[0] = CStringGetTextDatum(info.kind);
 	values[1] = Int64GetDatum(clamp_int64(info.capacity));
 	values[2] = Float8GetDatum(f.fpr);
 	values[3] = Int64GetDatum((int64) info.bits);
 	values[4] = Int32GetDatum(info.hashes);
-	values[5] = Int64GetDatum((int64) VARSIZE(v));
+	values[5] = Int64GetDatum(bytes);
 	values[6] = Int64GetDatum(clamp_int64(f.nitems));
 	values[7] = Int64GetDatum((int64) info.bits_set);
 	values[8] = Int64GetDatum((int64) llround(info.estimated_items));
@@ -272,12 +324,28 @@ bloom_info_scalable(PG_FUNCTION_ARGS)
 	return info_common(fcinfo, true);
 }
 
+static Datum
+cardinality_common(FunctionCallInfo fcinfo, bool scalable)
+{
+	BloomFilter f;
+	BloomLightView view;
+	bool		light;
+
+	(void) bf_read_arg(fcinfo, 0, &f, &view, &light, scalable ? BF_ARG_SCALABLE : 0);
+	PG_RETURN_INT64((int64) llround(light ? view.estimated_items : bloom_estimate_items(&f, &bt_cancel)));
+}
+
+/* 1.0 reads a hash list as a blocked filter, the _scalable form as 1.2 */
 PG_FUNCTION_INFO_V1(bloom_cardinality);
 Datum
 bloom_cardinality(PG_FUNCTION_ARGS)
 {
-	BloomFilter f;
+	return cardinality_common(fcinfo, false);
+}
 
-	(void) bf_arg(fcinfo, 0, &f, 0);
-	PG_RETURN_INT64((int64) llround(bloom_estimate_items(&f, &bt_cancel)));
+PG_FUNCTION_INFO_V1(bloom_cardinality_scalable);
+Datum
+bloom_cardinality_scalable(PG_FUNCTION_ARGS)
+{
+	return cardinality_common(fcinfo, true);
 }

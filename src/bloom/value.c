@@ -8,7 +8,9 @@
  * validate (bf_arg), materialise when the value is an aggregate state
  * (bf_materialize, the one place where states become filters, through the
  * core's bloom_materialize; bloom_agg's final step calls it too), then the
- * core's operations on the filter.
+ * core's operations on the filter.  A light state (kind 7) is the
+ * exception for reads: lookups, bloom_info and bloom_cardinality ask its
+ * view (bf_light_view), which costs what the state holds.
  *
  *-------------------------------------------------------------------------
  */
@@ -76,6 +78,29 @@ BT_TYPE_ENTRIES(bloomfilter, &bf_type)
  */
 
 /*
+ * What materialising the state st into out says: a fixed-capacity state
+ * that received more keys than its capacity, a result that cannot grow
+ * (unless quiet_growth: an empty hash list, whose capacity of create-on-add
+ * can, or a view, which is read, not added to).  out may be a view's
+ * header: only header fields are read.
+ */
+static void
+materialize_warnings(const BloomFilter *st, const BloomMaterialized *m,
+					 const BloomFilter *out, bool quiet_growth)
+{
+	if (m->over_capacity)
+		ereport(WARNING,
+				(errcode(ERRCODE_WARNING),
+				 errmsg("bloom_agg received about %.0f distinct keys, more than its capacity " UINT64_FORMAT,
+						m->estimated_items, out->capacity),
+				 errdetail("Its false-positive rate is about %g, above the target %g.",
+						   m->estimated_fpr, st->fpr),
+				 errhint("Give a larger capacity, or leave it out: bloom_agg(key, fpr) sizes the filter for the keys it sees.")));
+	if (!quiet_growth)
+		bf_warn_if_cannot_grow(out);
+}
+
+/*
  * The filter the aggregate state st stands for, in a new value in cxt;
  * st then describes the result.  With scalable a hash list becomes a
  * scalable filter (the functions of 1.2), else a blocked one (1.0); a
@@ -101,16 +126,7 @@ bf_materialize(BloomFilter *st, bool scalable, BloomPlan *plan, MemoryContext cx
 		elog(ERROR, "bloom_agg state was not planned as a scalable filter");
 	if (s != BLOOM_OK)
 		elog(ERROR, "could not materialise a bloom_agg state: %s", bloom_status_message(s));
-	if (m.over_capacity)
-		ereport(WARNING,
-				(errcode(ERRCODE_WARNING),
-				 errmsg("bloom_agg received about %.0f distinct keys, more than its capacity " UINT64_FORMAT,
-						m.estimated_items, out.capacity),
-				 errdetail("Its false-positive rate is about %g, above the target %g.",
-						   m.estimated_fpr, st->fpr),
-				 errhint("Give a larger capacity, or leave it out: bloom_agg(key, fpr) sizes the filter for the keys it sees.")));
-	if (!empty)					/* the capacity of create-on-add can grow */
-		bf_warn_if_cannot_grow(&out);
+	materialize_warnings(st, &m, &out, empty);
 	*st = out;
 	return bt_varlena(out.base);
 }
@@ -150,33 +166,142 @@ bf_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f, int opts)
 	return bf_as_filter(v, f, orig, opts);
 }
 
+/*
+ * A view of the light state st (kind 7) in a new value in cxt, opened into
+ * v: what the functions that read a filter ask of it (lookups, bloom_info,
+ * bloom_cardinality) at the cost of the hashes it holds, not of the filter
+ * its header describes (src/core/lightview.c).  Warns of keys past its
+ * capacity as materialising it would.
+ */
+struct varlena *
+bf_light_view(const BloomFilter *st, MemoryContext cxt, BloomLightView *v)
+{
+	BloomAlloc	a = bt_allocator(cxt);
+	uint8	   *buf;
+	size_t		len;
+	BloomStatus s = bloom_light_view_build(st, &a, &buf, &len, v);
+
+	if (s == BLOOM_E_NOMEM)
+		ereport(ERROR,
+				(errcode(ERRCODE_OUT_OF_MEMORY),
+				 errmsg("out of memory")));
+	if (s != BLOOM_OK)
+		elog(ERROR, "could not read a light bloom_agg state: %s", bloom_status_message(s));
+	/*
+	 * Over capacity: as materialising warns (the view counted it).  Not
+	 * "cannot grow", which a read does not need, and whose sizing search
+	 * would cost more than the lookup (bloom_add still says it).
+	 */
+	materialize_warnings(st, &v->m, &v->head, true);
+	return bt_varlena(buf);
+}
+
+/*
+ * Argument argno for a read: a light state as its view (*light true, v
+ * set, f its header), else as bf_arg reads it with opts (f the filter).
+ * Returns the view or the filter, in CurrentMemoryContext or the
+ * argument's own memory.
+ */
+struct varlena *
+bf_read_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f,
+			BloomLightView *v, bool *light, int opts)
+{
+	struct varlena *orig = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno));
+	struct varlena *d = PG_DETOAST_DATUM(PG_GETARG_DATUM(argno));
+	struct varlena *r;
+
+	bf_decode_or_error(d, f);
+	*light = f->kind == BLOOM_KIND_SPARSE;
+	if (!*light)
+		return bf_as_filter(d, f, orig, opts);
+	r = bf_light_view(f, CurrentMemoryContext, v);
+	*f = v->head;
+	if (d != orig)
+		pfree(d);
+	return r;
+}
+
 /* ---------------------------------------------------------------------
  * The probe cache's methods (src/pg/cache.c)
  * ---------------------------------------------------------------------
  */
 
+/*
+ * A filter argument decoded for lookups (BfProbe): a light state as its
+ * view, a self-contained value in CurrentMemoryContext (a copy of it,
+ * anywhere, reopens: probe_redecode); anything else as the filter it
+ * stands for.
+ */
+static struct varlena *
+prepare_common(FunctionCallInfo fcinfo, int argno, void *decoded, int opts)
+{
+	BfProbe    *p = (BfProbe *) decoded;
+	struct varlena *d = PG_DETOAST_DATUM(PG_GETARG_DATUM(argno));
+	struct varlena *v;
+
+	bf_decode_or_error(d, &p->f);
+	p->light = p->f.kind == BLOOM_KIND_SPARSE;
+	if (!p->light)
+		return bf_as_filter(d, &p->f,
+							(struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno)), opts);
+	v = bf_light_view(&p->f, CurrentMemoryContext, &p->view);
+	p->f = p->view.head;
+	if ((Pointer) d != DatumGetPointer(PG_GETARG_DATUM(argno)))
+		pfree(d);
+	return v;
+}
+
+/* hash lists as 1.0 reads them (a blocked filter) */
 static struct varlena *
 probe_prepare(FunctionCallInfo fcinfo, int argno, void *decoded)
 {
-	return bf_arg(fcinfo, argno, (BloomFilter *) decoded, 0);
+	return prepare_common(fcinfo, argno, decoded, 0);
 }
 
+/* hash lists as 1.2 reads them, as | and bloom_union_agg do (scalable) */
+static struct varlena *
+probe_prepare_scalable(FunctionCallInfo fcinfo, int argno, void *decoded)
+{
+	return prepare_common(fcinfo, argno, decoded, BF_ARG_SCALABLE);
+}
+
+/* the bytes before what should start on a cache line: bits, or blocks */
 static size_t
 probe_head(const void *decoded)
 {
-	return bloom_bits_offset((const BloomFilter *) decoded);
+	const BfProbe *p = (const BfProbe *) decoded;
+
+	if (p->light)
+		return bloom_light_view_blocks_offset(&p->view);
+	return bloom_bits_offset(&p->f);
 }
 
 static void
 probe_redecode(uint8 *buf, size_t len, void *decoded)
 {
-	if (bloom_decode(buf, len, (BloomFilter *) decoded) != BLOOM_OK)
+	BfProbe    *p = (BfProbe *) decoded;
+
+	p->light = bloom_is_light_view(buf, len);
+	if (p->light)
+	{
+		if (bloom_light_view_open(buf, len, &p->view) != BLOOM_OK)
+			elog(ERROR, "copy of a light bloomfilter view does not open");
+		p->f = p->view.head;
+	}
+	else if (bloom_decode(buf, len, &p->f) != BLOOM_OK)
 		elog(ERROR, "copy of a valid bloomfilter does not decode");
 }
 
 const BtCacheMethods bf_probe_methods = {
-	.decoded_size = sizeof(BloomFilter),
+	.decoded_size = sizeof(BfProbe),
 	.prepare = probe_prepare,
+	.head = probe_head,
+	.redecode = probe_redecode,
+};
+
+const BtCacheMethods bf_probe_scalable_methods = {
+	.decoded_size = sizeof(BfProbe),
+	.prepare = probe_prepare_scalable,
 	.head = probe_head,
 	.redecode = probe_redecode,
 };

@@ -25,6 +25,7 @@
 #include "blocked.h"
 #include "scalable.h"
 #include "aggstate.h"
+#include "lightview.h"
 #include "counting.h"
 #include "cuckoo.h"
 

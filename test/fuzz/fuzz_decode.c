@@ -1,7 +1,8 @@
 /*
  * libFuzzer harness: decoding and validation of outside bytes, then every
  * read-only operation on what was accepted: lookups and estimates of
- * filters, distinct counts, canonical bytes and materialisation of
+ * filters, distinct counts, canonical bytes, views of light states
+ * (compared with the filter, up to 1 MB) and materialisation of
  * aggregate states (whose results must decode).
  */
 #include <stdlib.h>
@@ -61,6 +62,51 @@ check_materialize(const BloomFilter *st)
 	}
 }
 
+/*
+ * A light state's view (lightview.c), of any geometry: it holds every hash
+ * and costs memory in proportion to them; for the states materialised
+ * here, it answers as the filter does, for its hashes and for others, and
+ * gives the same bits set and estimates
+ */
+static void
+check_view(const BloomFilter *st, bool compare)
+{
+	BloomAlloc	a = malloc_allocator(NULL);
+	BloomMaterialized m;
+	BloomLightView v;
+	BloomFilter out;
+	BloomInfo	iv,
+				im;
+	uint8_t    *buf;
+	size_t		len;
+
+	if (bloom_light_view_build(st, &a, &buf, &len, &v) != BLOOM_OK)
+		abort();
+	if (v.nset > st->nhashes || len > 4096 + 72 * st->nhashes)
+		abort();
+	for (uint64_t i = 0; i < st->nhashes; i++)
+		if (!bloom_light_view_contains(&v, bloom_get_le64(st->data + 8 * i)))
+			abort();
+	bloom_light_view_describe(&v, &iv);
+	if (compare && bloom_materialize(st, false, NULL, &a, &m, &out) == BLOOM_OK)
+	{
+		if (bloom_describe(&out, &im, NULL) != BLOOM_OK || im.bits_set != iv.bits_set ||
+			im.estimated_items != iv.estimated_items || im.estimated_fpr != iv.estimated_fpr ||
+			out.nitems != v.head.nitems || bloom_value_size(&out) != v.size)
+			abort();
+		for (uint64_t i = 0; i < st->nhashes; i++)
+		{
+			/* neighbours of each hash: the same block, other bits */
+			uint64_t	h = bloom_get_le64(st->data + 8 * i) ^ (i + 1);
+
+			if (bloom_filter_contains(&out, h) != bloom_light_view_contains(&v, h))
+				abort();
+		}
+		free(out.base);
+	}
+	free(buf);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -84,6 +130,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			 */
 			if (f.kind != BLOOM_KIND_SPARSE || f.nblocks <= 16384)
 				check_materialize(&f);
+			if (f.kind == BLOOM_KIND_SPARSE)
+				check_view(&f, f.nblocks <= 16384);
 		}
 		if (f.kind == BLOOM_KIND_BUFFERED)
 		{

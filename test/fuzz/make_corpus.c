@@ -294,6 +294,50 @@ main(int argc, char **argv)
 			put("decode", full ? "light-full" : "light", f.base, bloom_value_size(&f));
 			free(f.base);
 		}
+		/*
+		 * the largest geometry (8,388,559 blocks, a 512 MB filter) in 64
+		 * bytes, no hashes (docs/FORMAT.md, kind 7), then with three
+		 * hashes, and planned for 1.0 (flag 0)
+		 */
+		{
+			uint8_t		big[64 + 3 * 8];
+			BloomFilter g;
+
+			memset(big, 0, sizeof(big));
+			bloom_header_init(&g, big, BLOOM_KIND_SPARSE, 1000, 0.01, 0);
+			g.version = BLOOM_FORMAT_VERSION_4;
+			g.key_class = BLOOM_KEY_INTEGER;
+			g.k = 7;
+			g.block_log2 = BLOOM_BLOCK_LOG2;
+			g.flags = BLOOM_FLAG_SCALABLE_STATE;
+			g.nblocks = BLOOM_MAX_BUFFERED_BLOCKS;
+			bloom_write_header(&g);
+			put("decode", "light-largest-empty", big, 64);
+			for (int i = 0; i < 3; i++)
+				bloom_put_le64(big + 64 + 8 * i, bloom_hash_int64(0, i + 1));
+			g.nhashes = g.nitems = 3;
+			bloom_write_header(&g);
+			put("decode", "light-largest", big, sizeof(big));
+			g.flags = 0;
+			bloom_write_header(&g);
+			put("decode", "light-largest-v10", big, sizeof(big));
+		}
+		/* the largest hash list (kind 2) of 64 KB, at the smallest rate */
+		{
+			BloomFilter g;
+			uint64_t	n = (65536 - 64) / 8;
+			uint8_t    *hl = malloc(bloom_hashlist_size(n));
+
+			bloom_init_hashlist(hl, n, 0, BLOOM_MIN_FPR, 0);
+			bloom_decode_hashlist_any(hl, bloom_hashlist_size(n), &g);
+			for (uint64_t i = 0; i < n; i++)
+				bloom_hashlist_set(&g, i, bloom_hash_int64(0, (int64_t) i));
+			g.nhashes = g.nitems = n;
+			g.key_class = BLOOM_KEY_INTEGER;
+			bloom_write_header(&g);
+			put("decode", "hashlist-64k", hl, bloom_hashlist_size(n));
+			free(hl);
+		}
 		/* countingbloom's (kind 8), with repeats */
 		counting_new_sparse(100, 0.01, &(BloomPlan) {0}, &a, &f);
 		for (uint64_t i = 0; i < 20; i++)

@@ -22,5 +22,6 @@ main(void)
 	failed += unit_cuckoo_tests();
 	failed += unit_sparse_tests();
 	failed += unit_cancel_tests();
+	failed += unit_lightview_tests();
 	return failed != 0;
 }
