@@ -21,5 +21,6 @@ main(void)
 	failed += unit_counting_tests();
 	failed += unit_cuckoo_tests();
 	failed += unit_sparse_tests();
+	failed += unit_light_read_tests();
 	return failed != 0;
 }
