@@ -157,12 +157,139 @@ test_counting_light_empty_largest(void **ctx)
 	free(l.base);
 }
 
+/* A hash list of cuckoo_agg(key, capacity, fpr): n rows over a pool of keys */
+static BloomFilter
+cuckoo_list(uint64_t capacity, uint64_t n, uint64_t pool, uint64_t *seed, const BloomAlloc *a)
+{
+	BloomFilter st = new_hashlist(n > 0 ? n : 1, 0.01, a);
+	uint64_t	base = rng(seed);
+
+	for (uint64_t i = 0; i < n; i++)
+		bloom_hashlist_set(&st, i, bloom_hash_int64(base, (int64_t) (rng(seed) % pool)));
+	st.nhashes = n;
+	st.nitems = n + (n % 3);	/* a few copies past the list's limit */
+	st.seed = base;
+	st.capacity = capacity;
+	st.version = BLOOM_FORMAT_VERSION_3;
+	st.key_class = BLOOM_KEY_INTEGER;
+	bloom_write_header(&st);
+	return st;
+}
+
+static void
+check_same_cuckoo(const CuckooFilter *s, const CuckooFilter *d, const BloomFilter *st,
+				  uint64_t *seed)
+{
+	CuckooInfo	si,
+				di;
+
+	assert_int_equal(s->nsubs, d->nsubs);
+	assert_int_equal(s->hdr.nitems, d->hdr.nitems);
+	assert_int_equal(s->absorbed, d->absorbed);
+	assert_int_equal(s->hdr.key_class, d->hdr.key_class);
+	assert_int_equal(s->hdr.seed, d->hdr.seed);
+	for (unsigned i = 0; i < d->nsubs; i++)
+	{
+		assert_int_equal(s->subs[i].nitems, d->subs[i].nitems);
+		assert_int_equal(s->subs[i].nbuckets, d->subs[i].nbuckets);
+		assert_int_equal(s->subs[i].fbits, d->subs[i].fbits);
+	}
+	assert_int_equal(cuckoo_value_size(s), cuckoo_value_size(d));
+	for (uint64_t i = 0; i < st->nhashes + 20000; i++)
+	{
+		uint64_t	h = i < st->nhashes ? bloom_hashlist_get(st, i) : rng(seed);
+
+		assert_int_equal(cuckoo_contains(s, h), cuckoo_contains(d, h));
+		assert_int_equal(cuckoo_count(s, h), cuckoo_count(d, h));
+	}
+	cuckoo_describe(s, &si);
+	cuckoo_describe(d, &di);
+	assert_memory_equal(&si, &di, sizeof(si));
+}
+
+static void
+test_cuckoo_list_reads(void **ctx)
+{
+	static const struct
+	{
+		uint64_t	capacity;
+		uint64_t	n;
+		uint64_t	pool;
+	}			geo[] = {
+		{1000, 300, 1000000}, {100, 2000, 1000000}, {10, 500, 40}, {1, 60, 1000},
+		{100000, 3000, 1000000}, {50, 5000, 100000}, {1000, 0, 1},
+	};
+	BloomAlloc	a = malloc_allocator(NULL);
+
+	(void) ctx;
+	for (unsigned g = 0; g < sizeof(geo) / sizeof(geo[0]); g++)
+		for (uint64_t seed0 = 1; seed0 <= 4; seed0++)
+		{
+			uint64_t	seed = seed0 * 104729 + g;
+			BloomFilter st = cuckoo_list(geo[g].capacity, geo[g].n, geo[g].pool, &seed, &a);
+			CuckooFilter d,
+						s,
+						b;
+			CkTable		t,
+						bt;
+			size_t		head,
+						len;
+			uint8_t    *flat;
+
+			assert_int_equal(cuckoo_from_hashlist(&st, geo[g].capacity, &a, &d), BLOOM_OK);
+			assert_int_equal(cuckoo_list_simulate(&st, &a, &s, &t), BLOOM_OK);
+			if (geo[g].n == 2000)
+				assert_true(d.nsubs >= 2);	/* the simulation grew too */
+			check_same_cuckoo(&s, &d, &st, &seed);
+			/* flat, copied 8-aligned, bound again */
+			len = cuckoo_sim_size(&s, &head);
+			flat = malloc(len);
+			cuckoo_sim_flatten(&s, flat);
+			assert_true(cuckoo_sim_is_flat(flat, len));
+			assert_false(cuckoo_sim_is_flat(d.hdr.base, cuckoo_value_size(&d)));
+			assert_int_equal(cuckoo_sim_bind(flat, len, &b, &bt), BLOOM_OK);
+			assert_int_not_equal(cuckoo_sim_bind(flat, len - 8, &b, &bt), BLOOM_OK);
+			assert_int_equal(cuckoo_sim_bind(flat, len, &b, &bt), BLOOM_OK);
+			check_same_cuckoo(&b, &d, &st, &seed);
+			free(flat);
+			cuckoo_list_free(&s, &a);
+			free(d.hdr.base);
+			free(st.base);
+		}
+}
+
+/* An empty list of the largest capacity: nothing built, nothing stored */
+static void
+test_cuckoo_list_largest(void **ctx)
+{
+	BloomAlloc	a = malloc_allocator(NULL);
+	uint64_t	seed = 9;
+	uint64_t	cap = cuckoo_max_capacity(0.01, CUCKOO_DEFAULT_BUCKET, CUCKOO_DEFAULT_EXPANSION);
+	BloomFilter st = cuckoo_list(cap, 0, 1, &seed, &a);
+	CuckooFilter s;
+	CkTable		t;
+	CuckooInfo	si;
+
+	(void) ctx;
+	assert_int_equal(cuckoo_list_simulate(&st, &a, &s, &t), BLOOM_OK);
+	assert_int_equal(t.mask + 1, 16);
+	for (int i = 0; i < 1000; i++)
+		assert_int_equal(cuckoo_count(&s, rng(&seed)), 0);
+	cuckoo_describe(&s, &si);
+	assert_true(si.capacity == cap && si.load_factor == 0.0 && si.estimated_fpr == 0.0);
+	assert_true(cuckoo_value_size(&s) > (size_t) 400 * 1024 * 1024);
+	cuckoo_list_free(&s, &a);
+	free(st.base);
+}
+
 int
 unit_light_read_tests(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_counting_light_reads),
 		cmocka_unit_test(test_counting_light_empty_largest),
+		cmocka_unit_test(test_cuckoo_list_reads),
+		cmocka_unit_test(test_cuckoo_list_largest),
 	};
 
 	return cmocka_run_group_tests_name("light reads", tests, NULL, NULL);
