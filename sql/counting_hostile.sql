@@ -242,7 +242,12 @@ INSERT INTO cases (cat, why, v, valid) SELECT '00 control', why, v, true FROM ba
   ('items max', pg_temp.put(b, 40, pg_temp.le64(18446744073709551615::numeric))),
   ('removes max', pg_temp.put(b, 56, pg_temp.le64(18446744073709551615::numeric))),
   ('bloomfilter hash list', (SELECT pg_temp.bf_partial(g) FROM generate_series(5, 9) g)::bytea),
-  ('light state', l)) x(why, v);
+  ('light state', l),
+  -- (1.6) the largest geometry: 64 bytes that stand for 537 MB
+  ('light state of the largest geometry, no hashes',
+   pg_temp.put(pg_temp.put(pg_temp.put(substr(l, 1, 64), 48, pg_temp.le64(1677718)), 56, pg_temp.le64(0)),
+               40, pg_temp.le64(0))),
+  ('light state of the largest geometry, 3 keys', pg_temp.put(l, 48, pg_temp.le64(1677718)))) x(why, v);
 -- a light state with an unused slot is valid too, and is stored canonical
 SELECT length((l || '\x0000000000000000'::bytea)::countingbloom::bytea) = length(l) AS canonical,
        (l || '\x0000000000000000'::bytea)::countingbloom = l::countingbloom AS equal

@@ -281,7 +281,16 @@ INSERT INTO cases (cat, why, v, valid) SELECT '00 control', why, v, true FROM ba
   ('stuck max', pg_temp.put(b, 80, pg_temp.le64(18446744073709551615::numeric))),
   ('hash list, version 1', s1), ('hash list, version 3', s3),
   ('empty hash list', (SELECT cuckoo_agg(g) FROM generate_series(1, 0) g)::bytea),
-  ('bloomfilter hash list', (SELECT pg_temp.bf_partial(g) FROM generate_series(5, 9) g)::bytea)) x(why, v);
+  ('bloomfilter hash list', (SELECT pg_temp.bf_partial(g) FROM generate_series(5, 9) g)::bytea),
+  -- (1.6) the largest version 3 list: 64 bytes that stand for 512 MB
+  ('version 3 state of the largest capacity, empty',
+   pg_temp.put(pg_temp.put(pg_temp.put(pg_temp.put(pg_temp.put(substr(s3, 1, 64), 24, pg_temp.le64(482699586)),
+               32, pg_temp.le_double(0.5)), 40, pg_temp.le64(0)), 48, pg_temp.le64(0)), 56, pg_temp.le64(0))),
+  ('version 3 state of the largest capacity, 3 keys',
+   pg_temp.put(pg_temp.put(s3, 24, pg_temp.le64(482699586)), 32, pg_temp.le_double(0.5)))) x(why, v);
+INSERT INTO cases (cat, why, v) SELECT '20 hash list', 'version 3 state, capacity one past the largest',
+       pg_temp.put(pg_temp.put(s3, 24, pg_temp.le64(482699587)), 32, pg_temp.le_double(0.5))
+  FROM base;
 
 SELECT count(*) FILTER (WHERE NOT valid) AS hostile_values,
        count(*) FILTER (WHERE v IS NULL) AS null_values,
