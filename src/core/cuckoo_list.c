@@ -48,7 +48,7 @@ table_entries(uint64_t n)
  * filter takes) stands for into out, its buckets in t (arrays from a's
  * scratch, cuckoo_list_free's to free).  BLOOM_E_FULL or BLOOM_E_CAPACITY
  * when that filter cannot hold the list (cuckoo_from_hashlist fails the
- * same way).
+ * same way), BLOOM_E_NOMEM: then nothing is left to free.
  */
 BloomStatus
 cuckoo_list_simulate(const BloomFilter *st, const BloomAlloc *a, CuckooFilter *out,
@@ -57,32 +57,47 @@ cuckoo_list_simulate(const BloomFilter *st, const BloomAlloc *a, CuckooFilter *o
 	uint64_t	n = st->nhashes;
 	uint64_t	entries = table_entries(n);
 	uint64_t   *h;
-	BloomStatus s;
+	BloomStatus s = BLOOM_OK;
 
 	memset(t, 0, sizeof(*t));
+	memset(out, 0, sizeof(*out));
 	t->mask = entries - 1;
 	t->b = CUCKOO_DEFAULT_BUCKET;
 	t->keys = bloom_alloc_scratch(a, entries * sizeof(uint64_t));
-	t->slots = bloom_alloc_scratch(a, entries * t->b * sizeof(uint64_t));
-	h = bloom_alloc_scratch(a, (n > 0 ? n : 1) * sizeof(uint64_t));
-	if (t->keys == NULL || t->slots == NULL || h == NULL)
-		return BLOOM_E_NOMEM;
-	memset(t->keys, 0, entries * sizeof(uint64_t));
-	memset(t->slots, 0, entries * t->b * sizeof(uint64_t));
-	for (uint64_t i = 0; i < n; i++)
-		h[i] = bloom_hashlist_get(st, i);
-	bloom_sort_u64(h, n);
-	s = ck_new_simulated(st->capacity, st->fpr, CUCKOO_DEFAULT_BUCKET, CUCKOO_DEFAULT_KICKS,
-						 CUCKOO_DEFAULT_EXPANSION, t, a, out);
-	for (uint64_t i = 0; i < n && s == BLOOM_OK; i++)
+	t->slots = t->keys ? bloom_alloc_scratch(a, entries * t->b * sizeof(uint64_t)) : NULL;
+	h = t->slots ? bloom_alloc_scratch(a, (n > 0 ? n : 1) * sizeof(uint64_t)) : NULL;
+	if (h == NULL)
+		s = BLOOM_E_NOMEM;
+	else
 	{
-		CuckooAdded what;
+		memset(t->keys, 0, entries * sizeof(uint64_t));
+		memset(t->slots, 0, entries * t->b * sizeof(uint64_t));
+		for (uint64_t i = 0; i < n; i++)
+			h[i] = bloom_hashlist_get(st, i);
+		bloom_sort_u64(h, n);
+		s = ck_new_simulated(st->capacity, st->fpr, CUCKOO_DEFAULT_BUCKET,
+							 CUCKOO_DEFAULT_KICKS, CUCKOO_DEFAULT_EXPANSION, t, a, out);
+		for (uint64_t i = 0; i < n && s == BLOOM_OK; i++)
+		{
+			CuckooAdded what;
 
-		s = cuckoo_add(out, h[i], false, a, &what);
+			s = cuckoo_add(out, h[i], false, a, &what);
+		}
+		bloom_free_scratch(a, h);
 	}
-	bloom_free_scratch(a, h);
 	if (s != BLOOM_OK)
+	{
+		/* nothing is left for the caller to free */
+		if (t->slots != NULL)
+			bloom_free_scratch(a, t->slots);
+		if (t->keys != NULL)
+			bloom_free_scratch(a, t->keys);
+		if (out->hdr.base != NULL)
+			bloom_free_scratch(a, out->hdr.base);
+		memset(t, 0, sizeof(*t));
+		memset(out, 0, sizeof(*out));
 		return s;
+	}
 	out->hdr.seed = st->seed;
 	out->hdr.key_class = st->key_class;
 	out->hdr.key_type = st->key_type;
