@@ -446,6 +446,14 @@ SELECT c, count(*) FILTER (WHERE cuckoo_contains(l, g) <> cuckoo_contains(f, g))
   FROM lists CROSS JOIN LATERAL generate_series(1, 20000 + c - c) g GROUP BY c ORDER BY c;
 -- cuckoo_compact of a list is the list: already smaller than any filter
 SELECT c, cuckoo_compact(l)::bytea = l::bytea AS compact_is_the_list FROM lists ORDER BY c;
+-- a union of two lists is a list (both lists' rows), never the filters
+-- of their capacity; no key of either is lost
+CREATE TEMP TABLE unions AS SELECT c, l, l | l AS u FROM lists;
+SELECT c, get_byte(u::bytea, 4) AS version, get_byte(u::bytea, 5) AS kind,
+       length(u::bytea) = 2 * length(l::bytea) - 64 AS both_lists_hashes, (cuckoo_info(u)).items AS items
+  FROM unions ORDER BY c;
+SELECT c, count(*) FILTER (WHERE cuckoo_contains(u, g)) AS found, count(*) AS keys
+  FROM unions CROSS JOIN LATERAL generate_series(0, 2 * c - 1) g GROUP BY c ORDER BY c;
 
 -- (1.6) Reading a value costs what it holds.  An empty version 3 hash list
 -- of capacity 482,699,586 (the largest, at rate 0.5) is 64 bytes that

@@ -52,4 +52,8 @@ extern struct varlena *cf_merge_into(CuckooFilter *fa, const CuckooFilter *fb,
 									 MemoryContext cxt);
 extern struct varlena *cf_add_target(FunctionCallInfo fcinfo, CuckooFilter *f);
 
+/* agg.c */
+extern struct varlena *cf_list_union(struct varlena *a, CuckooFilter *fa,
+									 const CuckooFilter *fb, BloomPlan *plan);
+
 #endif							/* CUCKOO_FAMILY_H */

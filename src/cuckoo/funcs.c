@@ -156,7 +156,9 @@ cuckoo_compact_sql(PG_FUNCTION_ARGS)
 /*
  * a | b: b's fingerprints reinserted into a copy of a (the bytes depend on
  * the order, the answers do not).  An empty hash list (cuckoo_agg of no
- * rows, when it could not know a size) is the identity.
+ * rows, when it could not know a size) is the identity; two hash lists
+ * with a capacity stay a list (cf_list_union), never the filters of
+ * their capacity.
  */
 PG_FUNCTION_INFO_V1(cuckoo_union);
 Datum
@@ -173,6 +175,9 @@ cuckoo_union(PG_FUNCTION_ARGS)
 		PG_RETURN_POINTER(a);
 	if (bloom_is_empty_hashlist(&fa.hdr))
 		PG_RETURN_POINTER(b);
+	if (fa.hdr.kind == BLOOM_KIND_HASHLIST && fb.hdr.kind == BLOOM_KIND_HASHLIST &&
+		fa.hdr.capacity > 0 && fb.hdr.capacity > 0)
+		PG_RETURN_POINTER(cf_list_union(a, &fa, &fb, &bt_call_cache(fcinfo)->plan));
 	(void) cf_arg(fcinfo, 0, &fa, true);
 	(void) cf_arg(fcinfo, 1, &fb, false);
 	PG_RETURN_POINTER(cf_merge_into(&fa, &fb, CurrentMemoryContext));
