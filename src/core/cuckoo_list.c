@@ -16,9 +16,10 @@
  * write the table, ck_grow adds a sub-filter to it, and everything else is
  * cuckoo.c's own code, so the table holds, bucket for bucket, the
  * fingerprints of the filter.  A bucket is taken only to store a
- * fingerprint, so the table needs at most one entry a hash: memory is
- * proportional to the list (about 40 bytes a hash at b = 4, at 50% load
- * at most), time to the list and its kicks, whatever the capacity.
+ * fingerprint, so the table needs at most one entry a hash; it has 2 to 4
+ * entries a hash (at most half full), of 8 + 8 b bytes: memory is
+ * proportional to the list (80 to 160 bytes a hash at b = 4, against the
+ * list's 8), time to the list and its kicks, whatever the capacity.
  *
  * A probe keeps the simulation as one flat block (cuckoo_sim_flatten) that
  * the per-call cache can copy: a private magic, the filter's struct and
