@@ -7,7 +7,7 @@ CORE_SRCS = src/core/format.c src/core/sizing.c src/core/blocked.c \
 	src/core/scalable.c src/core/aggstate.c src/core/distinct.c \
 	src/core/materialize.c src/core/pagefmt.c src/core/counting.c \
 	src/core/cuckoo_format.c src/core/cuckoo.c src/core/sparse.c \
-	src/core/counting_light.c src/core/lightview.c
+	src/core/counting_light.c src/core/lightview.c src/core/cuckoo_list.c
 CORE_HDRS = $(wildcard $(srcdir)/src/core/*.h)
 # the glue every family shares, then one folder per family
 PG_SRCS = src/pg/keys.c src/pg/memory.c src/pg/cache.c src/pg/io.c \

@@ -26,18 +26,24 @@ EXCEPTION WHEN query_canceled THEN
      AND clock_timestamp() - fires < interval '500 ms';
 END $$;
 
--- Builds a call's inputs (setup) once, untimed, and sets statement_timeout
--- to the time that took plus 150 ms: in the next statement, which builds
--- them again and then makes the call, the timeout fires inside the call
--- (large values cost page faults that vary from machine to machine)
+-- Builds a call's inputs (setup) twice, untimed, and sets statement_timeout
+-- to the shorter of the two times plus 150 ms: in the next statement, which
+-- builds them again and then makes the call, the timeout fires inside the
+-- call (large values cost page faults that vary from run to run; the
+-- shorter time keeps a faster third build from finishing the call first)
 CREATE FUNCTION timeout_after(setup text) RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE
-  t0 timestamptz := clock_timestamp();
+  t0 timestamptz;
+  best interval;
 BEGIN
-  EXECUTE setup;
+  FOR i IN 1..2 LOOP
+    t0 := clock_timestamp();
+    EXECUTE setup;
+    best := least(best, clock_timestamp() - t0);
+  END LOOP;
   PERFORM set_config('statement_timeout',
-    round(extract(epoch FROM clock_timestamp() - t0) * 1000 + 150)::text || 'ms', false);
+    round(extract(epoch FROM best) * 1000 + 150)::text || 'ms', false);
 END $$;
 
 -- aggregate states as partial plans give them (no final function): hash
@@ -50,11 +56,21 @@ CREATE TEMP TABLE states AS
 SELECT octet_length(c::bytea) AS c_bytes, octet_length(k::bytea) AS k_bytes FROM states;
 
 -- materialising them: a counting and a cuckoo filter of 5M hashes (the
--- cuckoo one sorts them first), and compacting the latter
+-- cuckoo one sorts them first)
 SET statement_timeout = '300ms';
 SELECT cancels_in_time('SELECT counting_contains(c, 1) FROM states') AS counting_state;
 SELECT cancels_in_time('SELECT cuckoo_contains(k, 1) FROM states') AS cuckoo_state;
-SELECT cancels_in_time('SELECT cuckoo_compact(k) IS NULL FROM states') AS cuckoo_compact;
+RESET statement_timeout;
+
+-- compacting a cuckoo filter grown to 12 sub-filters (3M keys): a hash
+-- list, already the smallest form, comes back as it is
+CREATE TEMP TABLE grown AS
+  SELECT cuckoo_add_all(cuckoo_empty(1000, 0.01), array_agg(g)) AS f
+  FROM generate_series(1, 3000000) g;
+SELECT (cuckoo_info(f)).subfilters FROM grown;
+SELECT cuckoo_compact(k) = k AS list_as_is FROM states;
+SET statement_timeout = '300ms';
+SELECT cancels_in_time('SELECT cuckoo_compact(f) IS NULL FROM grown') AS cuckoo_compact;
 RESET statement_timeout;
 
 -- batch probes: hashing and probing 25M keys
@@ -110,7 +126,7 @@ SELECT cancels_in_time($$
   SELECT length(f::text) FROM (SELECT bloom_empty(200000000, 0.01, 0) f OFFSET 0) s$$) AS text_out;
 RESET statement_timeout;
 
-DROP TABLE states;
+DROP TABLE states, grown;
 DROP AGGREGATE raw_counting_agg(bigint);
 DROP AGGREGATE raw_cuckoo_agg(bigint);
 DROP FUNCTION cancels_in_time(text);

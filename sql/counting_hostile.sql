@@ -242,7 +242,12 @@ INSERT INTO cases (cat, why, v, valid) SELECT '00 control', why, v, true FROM ba
   ('items max', pg_temp.put(b, 40, pg_temp.le64(18446744073709551615::numeric))),
   ('removes max', pg_temp.put(b, 56, pg_temp.le64(18446744073709551615::numeric))),
   ('bloomfilter hash list', (SELECT pg_temp.bf_partial(g) FROM generate_series(5, 9) g)::bytea),
-  ('light state', l)) x(why, v);
+  ('light state', l),
+  -- (1.6) the largest geometry: 64 bytes that stand for 537 MB
+  ('light state of the largest geometry, no hashes',
+   pg_temp.put(pg_temp.put(pg_temp.put(substr(l, 1, 64), 48, pg_temp.le64(1677718)), 56, pg_temp.le64(0)),
+               40, pg_temp.le64(0))),
+  ('light state of the largest geometry, 3 keys', pg_temp.put(l, 48, pg_temp.le64(1677718)))) x(why, v);
 -- a light state with an unused slot is valid too, and is stored canonical
 SELECT length((l || '\x0000000000000000'::bytea)::countingbloom::bytea) = length(l) AS canonical,
        (l || '\x0000000000000000'::bytea)::countingbloom = l::countingbloom AS equal
@@ -338,3 +343,76 @@ SELECT count(*) AS mixed_stored FROM mixed;
 SELECT counting_contains(v::countingbloom, 1) AS has_1, counting_contains(v::countingbloom, 3) AS has_3,
        counting_count(v::countingbloom, 2) AS count_2
   FROM cases WHERE why = 'two keys';
+
+-- (1.6) A light state answers from its hashes what the counting filter it
+-- stands for answers (a capacity of 1,000,000: 20,000 blocks, 6 MB), which
+-- a union with an empty one builds
+CREATE TEMP TABLE pair AS
+  SELECT l, l | counting_empty(1000000, 0.01) AS d
+    FROM (SELECT pg_temp.cb_partial(g, 1000000, 0.01) AS l FROM generate_series(1, 7000) g) s;
+SELECT count(*) FILTER (WHERE counting_contains(l, g) <> counting_contains(d, g)) AS contains_differ,
+       count(*) FILTER (WHERE counting_count(l, g) <> counting_count(d, g)) AS count_differ,
+       count(*) FILTER (WHERE counting_contains(l, g)) AS present
+  FROM pair, generate_series(5001, 15000) g;
+SELECT get_byte(d::bytea, 5) AS dense_kind, get_byte(l::bytea, 5) AS light_kind,
+       (counting_info(l)).bytes = (counting_info(d)).bytes AS same_bytes,
+       (counting_info(l)).estimated_fpr = (counting_info(d)).estimated_fpr AS same_estimated_fpr,
+       (counting_info(l)).counters_set = (counting_info(d)).counters_set AS same_counters_set,
+       counting_to_bloom(l) = counting_to_bloom(d) AS same_to_bloom
+  FROM pair;
+
+-- (1.6) Reading a value costs what it holds.  A light state (kind 8) of
+-- the largest geometry, 1,677,718 blocks, describes a 537 MB counting
+-- filter: every read must answer from its hashes, never build that
+-- filter.  Sixteen rows of each (64 bytes with no hashes; under 64 kB
+-- with 7,000) go through every read function under a statement_timeout
+-- of 1 s (building the filter once a row takes seconds), and the
+-- backend, fresh, must peak under 150 MB of memory (VmHWM, its peak
+-- resident set).  counting_to_bloom is not a read: its result is the
+-- 107 MB blocked filter of those blocks.
+\c
+CREATE FUNCTION pg_temp.le64(v numeric) RETURNS bytea LANGUAGE sql AS $$
+  SELECT string_agg(set_byte('\x00'::bytea, 0, (div(v, 256::numeric ^ i) % 256)::int), ''::bytea ORDER BY i)
+    FROM generate_series(0, 7) i
+$$;
+CREATE FUNCTION pg_temp.put(b bytea, off int, v bytea) RETURNS bytea LANGUAGE sql AS $$
+  SELECT overlay(b PLACING v FROM off + 1 FOR length(v))
+$$;
+CREATE AGGREGATE pg_temp.cb_partial(bigint, bigint, float8) (SFUNC = counting_agg_trans, STYPE = countingbloom);
+CREATE TEMP TABLE light (l bytea, l7 bytea);
+INSERT INTO light
+  SELECT (SELECT pg_temp.cb_partial(g, 1000000, 0.01) FROM generate_series(1, 3) g)::bytea,
+         (SELECT pg_temp.cb_partial(g, 1000000, 0.01) FROM generate_series(1, 7000) g)::bytea;
+CREATE TEMP TABLE huge (why text, v countingbloom);
+INSERT INTO huge SELECT why, v::countingbloom FROM light, LATERAL (VALUES
+  ('a 64-byte light state of 1677718 blocks, no hashes',
+   pg_temp.put(pg_temp.put(pg_temp.put(substr(l, 1, 64), 48, pg_temp.le64(1677718)),
+                           56, pg_temp.le64(0)), 40, pg_temp.le64(0))),
+  ('a light state of 1677718 blocks, 7000 hashes', pg_temp.put(l7, 48, pg_temp.le64(1677718)))) x(why, v),
+  generate_series(1, 16);
+SELECT why, count(*) AS "rows", min(length(v::bytea)) AS bytes, min(get_byte(v::bytea, 5)) AS kind,
+       min(get_byte(v::bytea, 48) + 256 * get_byte(v::bytea, 49) + 65536 * get_byte(v::bytea, 50)) AS blocks
+  FROM huge GROUP BY why ORDER BY why;
+SET statement_timeout = '1s';
+SELECT why, bool_or(counting_contains(v, 42)) AS has_42, bool_or(counting_contains(v, 7001)) AS has_7001,
+       max(counting_count(v, 42)) AS count_42,
+       bool_and(counting_contains_each(v, ARRAY[1, 2, 7001]) IN ('{t,t,f}', '{f,f,f}')) AS each,
+       bool_or(counting_contains_all(v, ARRAY[1, 2])) AS "all",
+       bool_or(counting_contains_any(v, ARRAY[7001, 7002])) AS "any"
+  FROM huge GROUP BY why ORDER BY why;
+SELECT why, i.capacity, i.counters, i.bytes, i.items, i.counters_set > 0 AS set, i.max_counter,
+       i.estimated_items, i.key_type, i.format_version
+  FROM (SELECT DISTINCT ON (why) why, v FROM huge ORDER BY why) h, counting_info(v) i ORDER BY why;
+SELECT why, count(*) FILTER (WHERE (v::bytea)::countingbloom = v AND v::text::countingbloom = v) AS casts_equal,
+       min(get_byte((v | v)::bytea, 5)) AS union_kind, max(counting_count(v | v, 42)) AS union_count_42
+  FROM huge GROUP BY why ORDER BY why;
+RESET statement_timeout;
+SELECT (regexp_match(pg_read_file('/proc/self/status'), 'VmHWM:\s*(\d+) kB'))[1]::bigint < 150 * 1024
+         AS peak_memory_under_150mb;
+
+-- (1.6) an empty hash list keeps its key class: a probe of another class is
+-- the ERROR every filter gives (and bloomfilter gave)
+SELECT counting_contains(set_byte((SELECT counting_agg(g) FROM generate_series(1, 0) g)::bytea, 7, 1)::countingbloom, 1) AS int_probe;
+SELECT counting_contains(set_byte((SELECT counting_agg(g) FROM generate_series(1, 0) g)::bytea, 7, 1)::countingbloom, 'x'::text);
+SELECT (counting_info(set_byte((SELECT counting_agg(g) FROM generate_series(1, 0) g)::bytea, 7, 1)::countingbloom)).key_type;
+SELECT bloom_contains(set_byte((SELECT bloom_agg(g) FROM generate_series(1, 0) g)::bytea, 7, 1)::bloomfilter, 'x'::text);

@@ -281,7 +281,16 @@ INSERT INTO cases (cat, why, v, valid) SELECT '00 control', why, v, true FROM ba
   ('stuck max', pg_temp.put(b, 80, pg_temp.le64(18446744073709551615::numeric))),
   ('hash list, version 1', s1), ('hash list, version 3', s3),
   ('empty hash list', (SELECT cuckoo_agg(g) FROM generate_series(1, 0) g)::bytea),
-  ('bloomfilter hash list', (SELECT pg_temp.bf_partial(g) FROM generate_series(5, 9) g)::bytea)) x(why, v);
+  ('bloomfilter hash list', (SELECT pg_temp.bf_partial(g) FROM generate_series(5, 9) g)::bytea),
+  -- (1.6) the largest version 3 list: 64 bytes that stand for 512 MB
+  ('version 3 state of the largest capacity, empty',
+   pg_temp.put(pg_temp.put(pg_temp.put(pg_temp.put(pg_temp.put(substr(s3, 1, 64), 24, pg_temp.le64(482699586)),
+               32, pg_temp.le_double(0.5)), 40, pg_temp.le64(0)), 48, pg_temp.le64(0)), 56, pg_temp.le64(0))),
+  ('version 3 state of the largest capacity, 3 keys',
+   pg_temp.put(pg_temp.put(s3, 24, pg_temp.le64(482699586)), 32, pg_temp.le_double(0.5)))) x(why, v);
+INSERT INTO cases (cat, why, v) SELECT '20 hash list', 'version 3 state, capacity one past the largest',
+       pg_temp.put(pg_temp.put(s3, 24, pg_temp.le64(482699587)), 32, pg_temp.le_double(0.5))
+  FROM base;
 
 SELECT count(*) FILTER (WHERE NOT valid) AS hostile_values,
        count(*) FILTER (WHERE v IS NULL) AS null_values,
@@ -419,3 +428,80 @@ SELECT why, pg_temp.input_then_use(v) FROM base, LATERAL (VALUES
   ('version 3 state, capacity 2^64 - 1', pg_temp.put(s3, 24, pg_temp.le64(18446744073709551615::numeric))),
   ('version 3 state, fpr 1e-10', pg_temp.put(s3, 32, pg_temp.le_double(1e-10))),
   ('version 1 state, fpr 1e-10', pg_temp.put(s1, 32, pg_temp.le_double(1e-10)))) x(why, v);
+
+-- (1.6) A hash list with a capacity answers what the filter it stands for
+-- answers (cuckoo_agg's final step builds it), without building it: the
+-- fingerprints' buckets are simulated.  3 x capacity rows: the filter grew.
+CREATE TEMP TABLE lists AS
+  SELECT c, (SELECT pg_temp.cf_partial(g % (2 * c), c, 0.01) FROM generate_series(1, 3 * c) g) AS l,
+         (SELECT cuckoo_agg(g % (2 * c), c, 0.01) FROM generate_series(1, 3 * c) g) AS f
+    FROM unnest(ARRAY[10, 1000, 5000]) c;
+SELECT c, get_byte(l::bytea, 5) AS list_kind, get_byte(f::bytea, 5) AS filter_kind,
+       cuckoo_info(l) = cuckoo_info(f) AS same_info, (cuckoo_info(l)).subfilters,
+       (cuckoo_info(l)).items, (cuckoo_info(l)).absorbed
+  FROM lists ORDER BY c;
+SELECT c, count(*) FILTER (WHERE cuckoo_contains(l, g) <> cuckoo_contains(f, g)) AS contains_differ,
+       count(*) FILTER (WHERE cuckoo_count(l, g) <> cuckoo_count(f, g)) AS count_differ,
+       count(*) FILTER (WHERE cuckoo_contains(l, g)) AS present
+  FROM lists CROSS JOIN LATERAL generate_series(1, 20000 + c - c) g GROUP BY c ORDER BY c;
+-- cuckoo_compact of a list is the list: already smaller than any filter
+SELECT c, cuckoo_compact(l)::bytea = l::bytea AS compact_is_the_list FROM lists ORDER BY c;
+-- a union of two lists is a list (both lists' rows), never the filters
+-- of their capacity; no key of either is lost
+CREATE TEMP TABLE unions AS SELECT c, l, l | l AS u FROM lists;
+SELECT c, get_byte(u::bytea, 4) AS version, get_byte(u::bytea, 5) AS kind,
+       length(u::bytea) = 2 * length(l::bytea) - 64 AS both_lists_hashes, (cuckoo_info(u)).items AS items
+  FROM unions ORDER BY c;
+SELECT c, count(*) FILTER (WHERE cuckoo_contains(u, g)) AS found, count(*) AS keys
+  FROM unions CROSS JOIN LATERAL generate_series(0, 2 * c - 1) g GROUP BY c ORDER BY c;
+
+-- (1.6) Reading a value costs what it holds.  An empty version 3 hash list
+-- of capacity 482,699,586 (the largest, at rate 0.5) is 64 bytes that
+-- stand for a 512 MB filter; with 7,000 hashes, 56 kB.  Sixteen rows of
+-- each go through every read function under a statement_timeout of 1 s
+-- (building the filter once a row takes seconds), and the backend, fresh,
+-- must peak under 150 MB of memory (VmHWM, its peak resident set).
+\c
+CREATE FUNCTION pg_temp.le64(v numeric) RETURNS bytea LANGUAGE sql AS $$
+  SELECT string_agg(set_byte('\x00'::bytea, 0, (div(v, 256::numeric ^ i) % 256)::int), ''::bytea ORDER BY i)
+    FROM generate_series(0, 7) i
+$$;
+CREATE FUNCTION pg_temp.put(b bytea, off int, v bytea) RETURNS bytea LANGUAGE sql AS $$
+  SELECT overlay(b PLACING v FROM off + 1 FOR length(v))
+$$;
+CREATE AGGREGATE pg_temp.cf_partial(bigint, bigint, float8) (SFUNC = cuckoo_agg_trans, STYPE = cuckoofilter);
+CREATE TEMP TABLE huge (why text, v cuckoofilter);
+INSERT INTO huge SELECT why, v::cuckoofilter FROM
+  (SELECT (SELECT pg_temp.cf_partial(g, 482699586, 0.5) FROM generate_series(1, 3) g)::bytea AS l,
+          (SELECT pg_temp.cf_partial(g, 482699586, 0.5) FROM generate_series(1, 7000) g)::bytea AS l7) s,
+  LATERAL (VALUES
+  ('a 64-byte version 3 list of capacity 482699586, no hashes',
+   pg_temp.put(pg_temp.put(pg_temp.put(substr(l, 1, 64), 48, pg_temp.le64(0)), 56, pg_temp.le64(0)),
+               40, pg_temp.le64(0))),
+  ('a version 3 list of capacity 482699586, 7000 hashes', l7)) x(why, v),
+  generate_series(1, 16);
+SELECT why, count(*) AS "rows", min(length(v::bytea)) AS bytes, min(get_byte(v::bytea, 4)) AS version,
+       min(get_byte(v::bytea, 5)) AS kind
+  FROM huge GROUP BY why ORDER BY why;
+SET statement_timeout = '1s';
+SELECT why, bool_or(cuckoo_contains(v, 42)) AS has_42, bool_or(cuckoo_contains(v, 7001)) AS has_7001,
+       max(cuckoo_count(v, 42)) AS count_42,
+       bool_and(cuckoo_contains_each(v, ARRAY[1, 2, 7001]) IN ('{t,t,f}', '{f,f,f}')) AS each,
+       bool_or(cuckoo_contains_all(v, ARRAY[1, 2])) AS "all",
+       bool_or(cuckoo_contains_any(v, ARRAY[7001, 7002])) AS "any"
+  FROM huge GROUP BY why ORDER BY why;
+SELECT why, i.capacity, i.bytes, i.buckets, i.fingerprint_bits, i.subfilters, i.items, i.load_factor > 0 AS loaded,
+       i.key_type, i.format_version
+  FROM (SELECT DISTINCT ON (why) why, v FROM huge ORDER BY why) h, cuckoo_info(v) i ORDER BY why;
+SELECT why, count(*) FILTER (WHERE (v::bytea)::cuckoofilter = v AND v::text::cuckoofilter = v) AS casts_equal,
+       count(*) FILTER (WHERE cuckoo_compact(v) = v) AS compact_equal
+  FROM huge GROUP BY why ORDER BY why;
+RESET statement_timeout;
+SELECT (regexp_match(pg_read_file('/proc/self/status'), 'VmHWM:\s*(\d+) kB'))[1]::bigint < 150 * 1024
+         AS peak_memory_under_150mb;
+
+-- (1.6) an empty hash list keeps its key class: a probe of another class is
+-- the ERROR every filter gives (and bloomfilter gave)
+SELECT cuckoo_contains(set_byte((SELECT cuckoo_agg(g) FROM generate_series(1, 0) g)::bytea, 7, 1)::cuckoofilter, 1) AS int_probe;
+SELECT cuckoo_contains(set_byte((SELECT cuckoo_agg(g) FROM generate_series(1, 0) g)::bytea, 7, 1)::cuckoofilter, 'x'::text);
+SELECT (cuckoo_info(set_byte((SELECT cuckoo_agg(g) FROM generate_series(1, 0) g)::bytea, 7, 1)::cuckoofilter)).key_type;

@@ -100,8 +100,8 @@ func buildCounting(f *Filter) {
 	case kindLightCounting:
 		f.setLight(bitsOfHashes(b[headerSize:], h.w56, h.w48, int(h.k)))
 	case kindHashList:
-		// empty: the server reads it as a new filter that holds no key
-		// class (cb_materialize), so every key is absent, with no class check
-		f.probeClass, f.probeType = classNone, 0
+		// empty: the server reads it as a new filter of the list's key
+		// class (cb_materialize), so every key of it is absent and a key of
+		// another class is refused (probeClass stays the header's)
 	}
 }

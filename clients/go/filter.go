@@ -141,11 +141,9 @@ func newFilter(typ string, b []byte) (*Filter, error) {
 	default:
 		if h.kind == kindCuckoo {
 			f.cuckoo, _ = decodeCuckoo(f.raw, &f.hdr) // valid: binds the copy's slots
-		} else {
-			// an empty hash list stands for a new filter, of no key class
-			// (cf_materialize): every key is absent, with no class check
-			f.probeClass, f.probeType = classNone, 0
 		}
+		// an empty hash list stands for a new filter of its key class
+		// (cf_materialize): every key of it is absent, another class refused
 	}
 	f.info = f.describe()
 	return f, nil

@@ -214,8 +214,11 @@ func TestHashListPolicy(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ok, err := f.Contains("x"); ok || err != nil {
-			t.Errorf("%s empty hash list of integer keys, text key: %v, %v (the server: false)", f.Type(), ok, err)
+		if ok, err := f.Contains("x"); ok || !errors.Is(err, ErrKeyClass) {
+			t.Errorf("%s empty hash list of integer keys, text key: %v, %v (the server: an ERROR)", f.Type(), ok, err)
+		}
+		if ok, err := f.Contains(1); ok || err != nil {
+			t.Errorf("%s empty hash list of integer keys, integer key: %v, %v", f.Type(), ok, err)
 		}
 	}
 }

@@ -17,34 +17,6 @@
 
 #include <math.h>
 
-/* The cells of hash h in its block, and the block's index */
-static inline uint64_t
-key_cells(uint64_t nblocks, int k, uint64_t h, unsigned *cells)
-{
-	uint64_t	x = h;
-
-	for (int i = 0; i < k; i++)
-	{
-		x *= BLOOM_PROBE_MUL;
-		cells[i] = (unsigned) (x >> (64 - BLOOM_BLOCK_LOG2));
-	}
-	return bloom_mulhi64(h, nblocks);
-}
-
-static inline unsigned
-cell_get(const uint8_t *ctr, uint64_t j)
-{
-	return (ctr[j >> 1] >> ((j & 1) * 4)) & 0xF;
-}
-
-static inline void
-cell_put(uint8_t *ctr, unsigned j, unsigned v)
-{
-	unsigned	shift = (j & 1) * 4;
-
-	ctr[j >> 1] = (uint8_t) ((ctr[j >> 1] & ~(0xF << shift)) | (v << shift));
-}
-
 /*
  * Decodes a counting filter: version 3, kind 5, each field in range and
  * the length, before anything reads the payload.  A value of the other
@@ -112,7 +84,7 @@ counting_validate_deep(const BloomFilter *f, const BloomCancel *cancel)
 			uint8_t		want = 0;
 
 			for (unsigned i = 0; i < 8; i++)
-				if (cell_get(c, j + i) != 0)
+				if (counting_cell_get(c, j + i) != 0)
 					want |= (uint8_t) (1u << i);
 			if (pres[j >> 3] != want)
 				return BLOOM_E_CONTENT;
@@ -179,16 +151,16 @@ void
 counting_add(BloomFilter *f, uint64_t h)
 {
 	unsigned	cells[BLOOM_MAX_HASHES];
-	uint64_t	b = key_cells(f->nblocks, f->k, h, cells);
+	uint64_t	b = counting_key_cells(f->nblocks, f->k, h, cells);
 	uint8_t    *pres = f->data + b * BLOOM_BLOCK_BYTES;
 	uint8_t    *ctr = counting_counters(f) + b * COUNTING_PLANE_BYTES;
 
 	for (int i = 0; i < f->k; i++)
 	{
-		unsigned	v = cell_get(ctr, cells[i]);
+		unsigned	v = counting_cell_get(ctr, cells[i]);
 
 		if (v < COUNTING_SATURATED)
-			cell_put(ctr, cells[i], v + 1);
+			counting_cell_put(ctr, cells[i], v + 1);
 		pres[cells[i] >> 3] |= (uint8_t) (1u << (cells[i] & 7));
 	}
 	f->nitems = bloom_sat_add(f->nitems, 1);
@@ -205,7 +177,7 @@ bool
 counting_remove(BloomFilter *f, uint64_t h)
 {
 	unsigned	cells[BLOOM_MAX_HASHES];
-	uint64_t	b = key_cells(f->nblocks, f->k, h, cells);
+	uint64_t	b = counting_key_cells(f->nblocks, f->k, h, cells);
 	uint8_t    *pres = f->data + b * BLOOM_BLOCK_BYTES;
 	uint8_t    *ctr = counting_counters(f) + b * COUNTING_PLANE_BYTES;
 
@@ -213,11 +185,11 @@ counting_remove(BloomFilter *f, uint64_t h)
 		return false;
 	for (int i = 0; i < f->k; i++)
 	{
-		unsigned	v = cell_get(ctr, cells[i]);
+		unsigned	v = counting_cell_get(ctr, cells[i]);
 
 		if (v == COUNTING_SATURATED || v == 0)
 			continue;
-		cell_put(ctr, cells[i], v - 1);
+		counting_cell_put(ctr, cells[i], v - 1);
 		if (v == 1)
 			pres[cells[i] >> 3] &= (uint8_t) ~(1u << (cells[i] & 7));
 	}
@@ -238,26 +210,9 @@ unsigned
 counting_count(const BloomFilter *f, uint64_t h)
 {
 	unsigned	cells[BLOOM_MAX_HASHES];
-	unsigned	mult[BLOOM_MAX_HASHES];
-	uint64_t	b = key_cells(f->nblocks, f->k, h, cells);
-	const uint8_t *ctr = counting_counters(f) + b * COUNTING_PLANE_BYTES;
-	unsigned	best = COUNTING_SATURATED;
+	uint64_t	b = counting_key_cells(f->nblocks, f->k, h, cells);
 
-	for (int i = 0; i < f->k; i++)
-	{
-		mult[i] = 0;
-		for (int j = 0; j < f->k; j++)
-			mult[i] += cells[j] == cells[i];
-	}
-	for (int i = 0; i < f->k; i++)
-	{
-		unsigned	v = cell_get(ctr, cells[i]);
-		unsigned	c = v == COUNTING_SATURATED ? COUNTING_SATURATED : v / mult[i];
-
-		if (c < best)
-			best = c;
-	}
-	return best;
+	return counting_cells_count(counting_counters(f) + b * COUNTING_PLANE_BYTES, f->k, cells);
 }
 
 /* Can a and b be united counter by counter?  *what names the difference */
@@ -369,7 +324,7 @@ counting_describe(const BloomFilter *f, CountingInfo *info, const BloomCancel *c
 		unsigned	v;
 
 		bloom_cancel_point(c, j);
-		v = cell_get(ctr, j);
+		v = counting_cell_get(ctr, j);
 
 		if (v != 0)
 			info->counters_set++;

@@ -59,6 +59,59 @@ counting_counters(const BloomFilter *f)
 	return f->data + f->nblocks * BLOOM_BLOCK_BYTES;
 }
 
+/* The cells of hash h in its block, and the block's index */
+static inline uint64_t
+counting_key_cells(uint64_t nblocks, int k, uint64_t h, unsigned *cells)
+{
+	uint64_t	x = h;
+
+	for (int i = 0; i < k; i++)
+	{
+		x *= BLOOM_PROBE_MUL;
+		cells[i] = (unsigned) (x >> (64 - BLOOM_BLOCK_LOG2));
+	}
+	return bloom_mulhi64(h, nblocks);
+}
+
+static inline unsigned
+counting_cell_get(const uint8_t *ctr, uint64_t j)
+{
+	return (ctr[j >> 1] >> ((j & 1) * 4)) & 0xF;
+}
+
+static inline void
+counting_cell_put(uint8_t *ctr, unsigned j, unsigned v)
+{
+	unsigned	shift = (j & 1) * 4;
+
+	ctr[j >> 1] = (uint8_t) ((ctr[j >> 1] & ~(0xF << shift)) | (v << shift));
+}
+
+/*
+ * The copies counted for a key whose k cells (of its block) are cells, in
+ * that block's counters ctr: the smallest counter (a cell probed m times by
+ * the key counts for m copies of it); 15 means saturated
+ */
+static inline unsigned
+counting_cells_count(const uint8_t *ctr, int k, const unsigned *cells)
+{
+	unsigned	best = COUNTING_SATURATED;
+
+	for (int i = 0; i < k; i++)
+	{
+		unsigned	mult = 0;
+		unsigned	v = counting_cell_get(ctr, cells[i]);
+		unsigned	c;
+
+		for (int j = 0; j < k; j++)
+			mult += cells[j] == cells[i];
+		c = v == COUNTING_SATURATED ? COUNTING_SATURATED : v / mult;
+		if (c < best)
+			best = c;
+	}
+	return best;
+}
+
 extern BloomStatus counting_decode(const uint8_t *buf, size_t len, BloomFilter *f);
 extern BloomStatus counting_check_fields(const BloomFilter *f);
 extern BloomStatus counting_validate_deep(const BloomFilter *f, const BloomCancel *c);
@@ -85,6 +138,13 @@ extern BloomStatus counting_sparse_decode(const uint8_t *buf, size_t len, BloomF
 extern BloomStatus counting_sparse_densify(BloomFilter *f, const BloomAlloc *a);
 extern BloomStatus counting_state_merge(BloomFilter *a, const BloomFilter *b,
 										const BloomAlloc *al);
+extern BloomStatus counting_light_sort(BloomFilter *f, const BloomAlloc *a);
+extern bool counting_light_sorted(const BloomFilter *f);
+extern bool counting_light_contains(const BloomFilter *f, uint64_t h);
+extern unsigned counting_light_count(const BloomFilter *f, uint64_t h);
+extern void counting_light_describe(const BloomFilter *f, CountingInfo *info,
+									const BloomCancel *c);
+extern void counting_light_to_bloom(const BloomFilter *l, uint8_t *buf, BloomFilter *out);
 extern BloomStatus counting_from_hashlist(const BloomFilter *st, BloomPlan *plan,
 										  const BloomAlloc *a, BloomFilter *out,
 										  uint64_t *capacity);

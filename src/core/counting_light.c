@@ -17,6 +17,8 @@
 #include "aggstate.h"
 #include "counting.h"
 
+#include <math.h>
+
 /*
  * The light state of counting_agg(key, capacity, fpr), decoded into out, in
  * memory from a: counting_new's plan, no hashes.
@@ -137,4 +139,227 @@ counting_state_merge(BloomFilter *a, const BloomFilter *b, const BloomAlloc *al)
 	a->nitems = items;
 	bloom_write_header(a);
 	return BLOOM_OK;
+}
+
+/* ---------------------------------------------------------------------
+ * Reading a light state without building its counting filter
+ *
+ * A block of the counting filter a light state stands for depends only on
+ * the hashes that fall in it (a counter goes up by one a copy and stops at
+ * 15, in any order), and the block of hash h, bloom_mulhi64(h, nblocks),
+ * never decreases as h grows.  So once the hashes are sorted, the hashes
+ * of a block are one run, found by binary search, and a lookup builds that
+ * one block (COUNTING_BLOCK_BYTES on the stack): it costs log n plus the
+ * run, whatever number of blocks the header describes.  counting_info's
+ * fields are sums over blocks in which an empty block adds zero, so they
+ * come from the runs alone, in block order, to the same bits.
+ * ---------------------------------------------------------------------
+ */
+
+static inline uint64_t
+light_hash(const BloomFilter *f, uint64_t i)
+{
+	return bloom_get_le64(f->data + 8 * i);
+}
+
+/*
+ * Sorts the hashes of the light state f in place (its value must be the
+ * caller's to change), scratch from a: the order the readers below need.
+ * The state stands for the same filter in any order.
+ */
+BloomStatus
+counting_light_sort(BloomFilter *f, const BloomAlloc *a)
+{
+	uint64_t   *h;
+
+	if (f->nhashes < 2)
+		return BLOOM_OK;
+	if ((h = bloom_alloc_scratch(a, f->nhashes * sizeof(uint64_t))) == NULL)
+		return BLOOM_E_NOMEM;
+	for (uint64_t i = 0; i < f->nhashes; i++)
+		h[i] = light_hash(f, i);
+	bloom_sort_u64(h, f->nhashes, bloom_alloc_cancel(a));
+	for (uint64_t i = 0; i < f->nhashes; i++)
+		bloom_put_le64(f->data + 8 * i, h[i]);
+	bloom_free_scratch(a, h);
+	return BLOOM_OK;
+}
+
+bool
+counting_light_sorted(const BloomFilter *f)
+{
+	for (uint64_t i = 1; i < f->nhashes; i++)
+		if (light_hash(f, i - 1) > light_hash(f, i))
+			return false;
+	return true;
+}
+
+/* The run [*lo, *hi) of the sorted hashes of f that fall in block b */
+static void
+light_run(const BloomFilter *f, uint64_t b, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t	l = 0,
+				r = f->nhashes;
+
+	while (l < r)
+	{
+		uint64_t	m = l + (r - l) / 2;
+
+		if (bloom_mulhi64(light_hash(f, m), f->nblocks) < b)
+			l = m + 1;
+		else
+			r = m;
+	}
+	*lo = l;
+	for (r = l; r < f->nhashes && bloom_mulhi64(light_hash(f, r), f->nblocks) == b; r++)
+		;
+	*hi = r;
+}
+
+/*
+ * Block b of the counting filter, made of the run [lo, hi) of hashes in
+ * it, in blk: the presence plane's 64 bytes, then the block's counters, as
+ * counting_add sets them
+ */
+static void
+light_block(const BloomFilter *f, uint64_t lo, uint64_t hi, uint8_t *blk)
+{
+	uint8_t    *ctr = blk + BLOOM_BLOCK_BYTES;
+
+	memset(blk, 0, COUNTING_BLOCK_BYTES);
+	for (uint64_t i = lo; i < hi; i++)
+	{
+		unsigned	cells[BLOOM_MAX_HASHES];
+
+		(void) counting_key_cells(f->nblocks, f->k, light_hash(f, i), cells);
+		for (int j = 0; j < f->k; j++)
+		{
+			unsigned	v = counting_cell_get(ctr, cells[j]);
+
+			if (v < COUNTING_SATURATED)
+				counting_cell_put(ctr, cells[j], v + 1);
+			blk[cells[j] >> 3] |= (uint8_t) (1u << (cells[j] & 7));
+		}
+	}
+}
+
+/* counting_contains of the filter the sorted light state f stands for */
+bool
+counting_light_contains(const BloomFilter *f, uint64_t h)
+{
+	uint8_t		blk[COUNTING_BLOCK_BYTES];
+	uint64_t	lo,
+				hi;
+
+	light_run(f, bloom_mulhi64(h, f->nblocks), &lo, &hi);
+	if (lo == hi)
+		return false;
+	light_block(f, lo, hi, blk);
+	return bloom_block_test(blk, f->k, h);
+}
+
+/* counting_count of the filter the sorted light state f stands for */
+unsigned
+counting_light_count(const BloomFilter *f, uint64_t h)
+{
+	uint8_t		blk[COUNTING_BLOCK_BYTES];
+	unsigned	cells[BLOOM_MAX_HASHES];
+	uint64_t	lo,
+				hi,
+				b = counting_key_cells(f->nblocks, f->k, h, cells);
+
+	light_run(f, b, &lo, &hi);
+	if (lo == hi)
+		return 0;
+	light_block(f, lo, hi, blk);
+	return counting_cells_count(blk + BLOOM_BLOCK_BYTES, f->k, cells);
+}
+
+static unsigned
+light_popcount(const uint8_t *blk)
+{
+	unsigned	n = 0;
+
+	for (int i = 0; i < BLOOM_BLOCK_BYTES; i += 8)
+		n += (unsigned) __builtin_popcountll(bloom_get_le64(blk + i));
+	return n;
+}
+
+/*
+ * counting_describe of the filter the sorted light state f stands for: the
+ * sums of counting_describe (and of bloom_layer_estimate_items and
+ * bloom_layer_estimate_fpr, which it calls) over the blocks that hold a
+ * hash, in block order; every other block adds zero to each
+ */
+void
+counting_light_describe(const BloomFilter *f, CountingInfo *info,
+						const BloomCancel *c)
+{
+	const double B = BLOOM_BLOCK_BITS;
+	double		denom = f->k * log1p(-1.0 / B);
+	double		items = 0.0,
+				rate = 0.0;
+	uint8_t		blk[COUNTING_BLOCK_BYTES];
+	uint64_t	lo = 0;
+	uint64_t	step = 0;
+
+	memset(info, 0, sizeof(*info));
+	info->counters = f->nblocks * BLOOM_BLOCK_BITS;
+	while (lo < f->nhashes)
+	{
+		uint64_t	b = bloom_mulhi64(light_hash(f, lo), f->nblocks);
+		uint64_t	hi = lo;
+		double		x;
+
+		/* a block's work is 512 counters: check every 128 blocks */
+		bloom_cancel_point(c, (step++) << 9);
+		while (hi < f->nhashes && bloom_mulhi64(light_hash(f, hi), f->nblocks) == b)
+			hi++;
+		light_block(f, lo, hi, blk);
+		for (unsigned j = 0; j < BLOOM_BLOCK_BITS; j++)
+		{
+			unsigned	v = counting_cell_get(blk + BLOOM_BLOCK_BYTES, j);
+
+			if (v != 0)
+				info->counters_set++;
+			if (v == COUNTING_SATURATED)
+				info->saturated++;
+			if (v > info->max_counter)
+				info->max_counter = v;
+		}
+		x = light_popcount(blk);
+		rate += pow(x / B, f->k);
+		if (x >= B)
+			x = B - 0.5;
+		items += log1p(-x / B) / denom;
+		lo = hi;
+	}
+	info->estimated_items = items;
+	info->estimated_fpr = rate / (double) f->nblocks;
+}
+
+/*
+ * counting_to_bloom of the filter the light state l stands for, in buf
+ * (bloom_blocked_size(l->nblocks) bytes), without its counters: the
+ * presence plane is the blocked filter of the same hashes
+ */
+void
+counting_light_to_bloom(const BloomFilter *l, uint8_t *buf, BloomFilter *out)
+{
+	BloomLayer	layer;
+	double		est;
+
+	bloom_init_blocked(buf, l->nblocks, l->k, l->capacity, l->fpr, l->seed);
+	if (bloom_decode(buf, bloom_blocked_size(l->nblocks), out) != BLOOM_OK)
+		return;					/* cannot happen: l was valid */
+	for (uint64_t i = 0; i < l->nhashes; i++)
+		bloom_bits_insert(out->data, l->nblocks, l->k, light_hash(l, i));
+	layer = bloom_blocked_layer(out);
+	est = bloom_layer_estimate_items(&layer, NULL);
+	out->key_class = l->key_class;
+	out->key_type = l->key_type;
+	out->nitems = est >= (double) l->capacity ? l->capacity : (uint64_t) llround(est);
+	out->version = BLOOM_FORMAT_VERSION_2;
+	out->flags = BLOOM_FLAG_NONSCALING;
+	bloom_write_header(out);
 }

@@ -61,6 +61,19 @@
 #define CUCKOO_DEFAULT_KICKS	500
 #define CUCKOO_DEFAULT_EXPANSION 2
 
+/*
+ * The non-empty buckets of a simulated filter (cuckoo_list.c): open
+ * addressing, keyed by (sub-filter + 1) << 40 | bucket, b fingerprints an
+ * entry.  Sized for twice the fingerprints it may take, so never full.
+ */
+typedef struct CkTable
+{
+	uint64_t	mask;			/* entries - 1 (entries a power of two) */
+	unsigned	b;
+	uint64_t   *keys;			/* 0: a free entry */
+	uint64_t   *slots;
+} CkTable;
+
 typedef struct CuckooSub
 {
 	uint64_t	nbuckets;
@@ -69,6 +82,8 @@ typedef struct CuckooSub
 	int			fbits;
 	int			log2e;			/* L_i: log2 of e^i */
 	uint8_t    *slots;
+	CkTable    *table;			/* a simulated filter's buckets, else NULL */
+	uint64_t	tkey;			/* (index + 1) << 40 in table */
 } CuckooSub;
 
 typedef struct CuckooFilter
@@ -156,6 +171,17 @@ extern BloomStatus cuckoo_compatible(const CuckooFilter *a, const CuckooFilter *
 extern BloomStatus cuckoo_merge(CuckooFilter *a, const CuckooFilter *b,
 								const BloomAlloc *al);
 extern void cuckoo_describe(const CuckooFilter *f, CuckooInfo *info);
+/* cuckoo_list.c: the filter a hash list with a capacity stands for, simulated */
+extern BloomStatus ck_new_simulated(uint64_t capacity, double fpr, unsigned b,
+									unsigned max_kicks, unsigned expansion, CkTable *t,
+									const BloomAlloc *a, CuckooFilter *out);
+extern BloomStatus cuckoo_list_simulate(const BloomFilter *st, const BloomAlloc *a,
+										CuckooFilter *out, CkTable *t);
+extern void cuckoo_list_free(CuckooFilter *f, const BloomAlloc *a);
+extern size_t cuckoo_sim_size(const CuckooFilter *f, size_t *head);
+extern void cuckoo_sim_flatten(const CuckooFilter *f, uint8_t *buf);
+extern bool cuckoo_sim_is_flat(const uint8_t *buf, size_t len);
+extern BloomStatus cuckoo_sim_bind(uint8_t *buf, size_t len, CuckooFilter *f, CkTable *t);
 extern BloomStatus cuckoo_from_hashlist(const BloomFilter *st, uint64_t capacity,
 										const BloomAlloc *a, CuckooFilter *out);
 

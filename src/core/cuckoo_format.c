@@ -234,6 +234,8 @@ cuckoo_decode(const uint8_t *buf, size_t len, CuckooFilter *f)
 		if (l2 > 40)
 			return BLOOM_E_GEOMETRY;
 		s->log2e = l2;
+		s->table = NULL;
+		s->tkey = 0;
 		s->nbuckets = bloom_get_le64(d);
 		s->capacity = bloom_get_le64(d + 8);
 		s->nitems = bloom_get_le64(d + 16);
@@ -339,6 +341,8 @@ plan_sub(const CuckooPlan *p, unsigned i, CuckooSub *s)
 	s->nitems = 0;
 	s->fbits = p->fbits[i];
 	s->slots = NULL;
+	s->table = NULL;
+	s->tkey = 0;
 }
 
 /* A new, empty filter of one sub-filter from a; parameters as cuckoo_plan */
@@ -375,6 +379,47 @@ cuckoo_new(uint64_t capacity, double fpr, unsigned b, unsigned max_kicks,
 }
 
 /*
+ * A filter as cuckoo_new makes it, whose buckets live in the table t
+ * (empty, sized by the caller) rather than in a value: its header is
+ * scratch from a, with room for every sub-filter it may grow (ck_grow adds
+ * them to t), and its slots are never laid out.  What cuckoo_add does to
+ * it, it does to a value of the same parameters, bucket for bucket
+ * (cuckoo_list.c).
+ */
+BloomStatus
+ck_new_simulated(uint64_t capacity, double fpr, unsigned b, unsigned max_kicks,
+				 unsigned expansion, CkTable *t, const BloomAlloc *a, CuckooFilter *out)
+{
+	CuckooPlan	p;
+	BloomStatus st;
+	size_t		size = CUCKOO_HEAD_SIZE + CUCKOO_MAX_SUBS * CUCKOO_DESC_SIZE;
+	uint8_t    *buf;
+
+	if (max_kicks < 1 || max_kicks > CUCKOO_MAX_KICKS)
+		return BLOOM_E_PARAMS;
+	if ((st = cuckoo_plan(capacity, fpr, b, expansion, &p)) != BLOOM_OK)
+		return st;
+	memset(out, 0, sizeof(*out));
+	out->b = b;
+	out->max_kicks = max_kicks;
+	out->expansion = expansion;
+	out->n0 = p.n0;
+	out->nsubs = 1;
+	plan_sub(&p, 0, &out->subs[0]);
+	out->subs[0].table = t;
+	out->subs[0].tkey = UINT64_C(1) << 40;
+	if ((buf = bloom_alloc_scratch(a, size)) == NULL)
+		return BLOOM_E_NOMEM;
+	memset(buf, 0, size);
+	bloom_header_init(&out->hdr, buf, BLOOM_KIND_CUCKOO, capacity, fpr, 0);
+	out->hdr.version = BLOOM_FORMAT_VERSION_3;
+	out->hdr.k = (uint8_t) b;
+	out->hdr.data = NULL;
+	cuckoo_write_header(out);
+	return BLOOM_OK;
+}
+
+/*
  * Adds an empty sub-filter: f moves to a new value from a (the old one is
  * the caller's).  BLOOM_E_FULL at the last sub-filter, BLOOM_E_CAPACITY
  * when the value would pass the largest.
@@ -402,6 +447,15 @@ ck_grow(CuckooFilter *f, const BloomAlloc *a)
 	size = cuckoo_value_size(&g);
 	if (size > BLOOM_MAX_BYTES)
 		return BLOOM_E_CAPACITY;
+	if (f->subs[0].table != NULL)
+	{
+		/* simulated (ck_new_simulated): its buckets go in the same table */
+		g.subs[f->nsubs].table = f->subs[0].table;
+		g.subs[f->nsubs].tkey = (uint64_t) (f->nsubs + 1) << 40;
+		cuckoo_write_header(&g);
+		*f = g;
+		return BLOOM_OK;
+	}
 	if ((buf = bloom_alloc_value(a, size)) == NULL)
 		return BLOOM_E_NOMEM;
 	memcpy(buf, f->hdr.base, oldhead);

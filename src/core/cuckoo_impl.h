@@ -65,11 +65,42 @@ ck_alt(const CuckooFilter *f, const CuckooSub *s, uint64_t B, uint64_t v0)
 	return (qa << s->log2e) | low;
 }
 
+/*
+ * The entry of key in t (a simulated filter's bucket), or NULL; insert
+ * takes a free entry for a key not there.  The table has room for every
+ * bucket its filter can fill (cuckoo_list.c), so the walk ends.
+ */
+static inline uint64_t *
+ck_table_find(const CkTable *t, uint64_t key, bool insert)
+{
+	uint64_t	i = ck_mix(key) & t->mask;
+
+	for (uint64_t n = 0; n <= t->mask; n++, i = (i + 1) & t->mask)
+	{
+		if (t->keys[i] == key)
+			return t->slots + i * t->b;
+		if (t->keys[i] == 0)
+		{
+			if (!insert)
+				return NULL;
+			t->keys[i] = key;
+			return t->slots + i * t->b;
+		}
+	}
+	return NULL;
+}
+
 static inline uint64_t
 ck_get(const CuckooSub *s, unsigned b, uint64_t B, unsigned j)
 {
 	uint64_t	bit = (B * b + j) * (uint64_t) s->fbits;
 
+	if (__builtin_expect(s->table != NULL, 0))
+	{
+		const uint64_t *e = ck_table_find(s->table, s->tkey | B, false);
+
+		return e ? e[j] : 0;
+	}
 	return (bloom_get_le64(s->slots + (bit >> 3)) >> (bit & 7)) &
 		((UINT64_C(1) << s->fbits) - 1);
 }
@@ -78,11 +109,19 @@ static inline void
 ck_put(CuckooSub *s, unsigned b, uint64_t B, unsigned j, uint64_t v)
 {
 	uint64_t	bit = (B * b + j) * (uint64_t) s->fbits;
-	uint8_t    *p = s->slots + (bit >> 3);
 	uint64_t	mask = ((UINT64_C(1) << s->fbits) - 1) << (bit & 7);
-	uint64_t	w = bloom_get_le64(p);
+	uint8_t    *p;
 
-	bloom_put_le64(p, (w & ~mask) | (v << (bit & 7)));
+	if (__builtin_expect(s->table != NULL, 0))
+	{
+		uint64_t   *e = ck_table_find(s->table, s->tkey | B, v != 0);
+
+		if (e != NULL)
+			e[j] = v;
+		return;
+	}
+	p = s->slots + (bit >> 3);
+	bloom_put_le64(p, (bloom_get_le64(p) & ~mask) | (v << (bit & 7)));
 }
 
 /* Copies of v in bucket B */

@@ -74,6 +74,13 @@ lookup_batch(const void *filter, const BtBatchKeys *keys, bool *found)
 {
 	const BloomFilter *f = filter;
 
+	if (f->kind == BLOOM_KIND_SPARSE_COUNTING)
+	{
+		/* a light state (cb_light_view): a binary search a key */
+		for (int i = 0; i < keys->n; i++)
+			found[i] = !keys->nulls[i] && counting_light_contains(f, keys->hashes[i]);
+		return;
+	}
 	for (int i = 0; i < keys->n; i++)
 	{
 		BT_CANCEL_POINT(i);

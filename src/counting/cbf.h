@@ -25,6 +25,7 @@
 extern const BtCacheMethods cb_probe_methods;
 extern void cb_decode_or_error(struct varlena *v, BloomFilter *f);
 extern struct varlena *cb_materialize(BloomFilter *st, BloomPlan *plan, MemoryContext cxt);
+extern struct varlena *cb_light_view(BloomFilter *f, MemoryContext cxt);
 extern struct varlena *cb_densify(BloomFilter *st, MemoryContext cxt);
 extern struct varlena *cb_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f, bool copy);
 extern void cb_check_params(int64 capacity, double fpr);
@@ -32,5 +33,25 @@ extern struct varlena *cb_new(uint64 capacity, double fpr, BloomPlan *plan,
 							  MemoryContext cxt, BloomFilter *f);
 extern void cb_check_compatible(const BloomFilter *a, const BloomFilter *b);
 extern struct varlena *cb_add_target(FunctionCallInfo fcinfo, BloomFilter *f);
+
+/*
+ * The answers of a probe's filter: a counting filter, or a sorted light
+ * state (cb_light_view).  Inline: they run once a key.
+ */
+static inline bool
+cb_contains(const BloomFilter *f, uint64 h)
+{
+	if (f->kind == BLOOM_KIND_SPARSE_COUNTING)
+		return counting_light_contains(f, h);
+	return counting_contains(f, h);
+}
+
+static inline unsigned
+cb_count(const BloomFilter *f, uint64 h)
+{
+	if (f->kind == BLOOM_KIND_SPARSE_COUNTING)
+		return counting_light_count(f, h);
+	return counting_count(f, h);
+}
 
 #endif							/* COUNTING_FAMILY_H */

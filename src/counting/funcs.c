@@ -44,7 +44,7 @@ contains_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 
 	if (f == NULL)
 		PG_RETURN_BOOL(false);
-	PG_RETURN_BOOL(counting_contains(f, bloom_key_hash_fast(ki, PG_GETARG_DATUM(1), f->seed)));
+	PG_RETURN_BOOL(cb_contains(f, bloom_key_hash_fast(ki, PG_GETARG_DATUM(1), f->seed)));
 }
 
 static Datum
@@ -55,8 +55,8 @@ count_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 
 	if (f == NULL)
 		PG_RETURN_INT32(0);
-	PG_RETURN_INT32((int32) counting_count(f, bloom_key_hash_fast(ki, PG_GETARG_DATUM(1),
-																  f->seed)));
+	PG_RETURN_INT32((int32) cb_count(f, bloom_key_hash_fast(ki, PG_GETARG_DATUM(1),
+															f->seed)));
 }
 
 /*
@@ -141,6 +141,23 @@ counting_union(PG_FUNCTION_ARGS)
 		PG_RETURN_POINTER(a);
 	if (bloom_is_empty_hashlist(&fa))
 		PG_RETURN_POINTER(b);
+	if ((fa.kind == BLOOM_KIND_SPARSE_COUNTING || fb.kind == BLOOM_KIND_SPARSE_COUNTING) &&
+		fa.kind != BLOOM_KIND_HASHLIST && fb.kind != BLOOM_KIND_HASHLIST)
+	{
+		/*
+		 * A light state joins as its hashes: two light states stay light
+		 * until their hashes would outgrow the counting filter
+		 */
+		BloomAlloc	al = bt_allocator(CurrentMemoryContext);
+		BloomStatus st;
+
+		cb_check_compatible(&fa, &fb);
+		a = bt_copy_into(a, CurrentMemoryContext);
+		cb_decode_or_error(a, &fa);
+		if ((st = counting_state_merge(&fa, &fb, &al)) != BLOOM_OK)
+			elog(ERROR, "could not unite counting bloom filters: %s", bloom_status_message(st));
+		PG_RETURN_POINTER(bt_varlena(fa.base));
+	}
 	a = cb_arg(fcinfo, 0, &fa, true);
 	(void) cb_arg(fcinfo, 1, &fb, false);
 	cb_check_compatible(&fa, &fb);
@@ -153,7 +170,8 @@ Datum
 counting_info(PG_FUNCTION_ARGS)
 {
 	BloomFilter f;
-	struct varlena *v = cb_arg(fcinfo, 0, &f, false);
+	struct varlena *v = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	int64		bytes;
 	CountingInfo info;
 	TupleDesc	tupdesc;
 	Datum		values[16];
@@ -163,13 +181,27 @@ counting_info(PG_FUNCTION_ARGS)
 		tupdesc->natts != 16)
 		elog(ERROR, "return type must be a row type of 16 columns");
 	tupdesc = BlessTupleDesc(tupdesc);
-	counting_describe(&f, &info, &bt_cancel);
+	cb_decode_or_error(v, &f);
+	if (f.kind == BLOOM_KIND_SPARSE_COUNTING)
+	{
+		/* from the hashes: the fields of the counting filter it stands for */
+		(void) cb_light_view(&f, CurrentMemoryContext);
+		counting_light_describe(&f, &info, &bt_cancel);
+		bytes = (int64) (VARHDRSZ + counting_size(f.nblocks));
+		f.version = BLOOM_FORMAT_VERSION_3;
+	}
+	else
+	{
+		v = cb_arg(fcinfo, 0, &f, false);
+		counting_describe(&f, &info, &bt_cancel);
+		bytes = (int64) VARSIZE(v);
+	}
 	values[0] = Int64GetDatum(clamp_int64(f.capacity));
 	values[1] = Float8GetDatum(f.fpr);
 	values[2] = Int32GetDatum(f.k);
 	values[3] = Int64GetDatum(clamp_int64(info.counters));
 	values[4] = Int32GetDatum(4);
-	values[5] = Int64GetDatum((int64) VARSIZE(v));
+	values[5] = Int64GetDatum(bytes);
 	values[6] = Int64GetDatum(clamp_int64(f.nitems));
 	values[7] = Int64GetDatum(clamp_int64(f.nremoves));
 	values[8] = Int64GetDatum(clamp_int64(info.counters_set));
@@ -191,12 +223,19 @@ PG_FUNCTION_INFO_V1(counting_to_bloom_sql);
 Datum
 counting_to_bloom_sql(PG_FUNCTION_ARGS)
 {
+	struct varlena *v = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
 	BloomFilter f,
 				out;
 	struct varlena *r;
 
-	(void) cb_arg(fcinfo, 0, &f, false);
+	cb_decode_or_error(v, &f);
+	if (f.kind != BLOOM_KIND_SPARSE_COUNTING)
+		(void) cb_arg(fcinfo, 0, &f, false);
 	r = bt_new_varlena(bloom_blocked_size(f.nblocks), CurrentMemoryContext);
-	counting_to_bloom(&f, BT_DATA(r), &out);
+	/* a light state's hashes set the bits: its counters are never built */
+	if (f.kind == BLOOM_KIND_SPARSE_COUNTING)
+		counting_light_to_bloom(&f, BT_DATA(r), &out);
+	else
+		counting_to_bloom(&f, BT_DATA(r), &out);
 	PG_RETURN_POINTER(r);
 }

@@ -5,10 +5,14 @@
  *		filter an aggregate's hash list stands for, and the checks of
  *		parameters (every check before any allocation).
  *
- * A countingbloom value is a counting filter (kind 5), or the hash list
+ * A countingbloom value is a counting filter (kind 5), the hash list
  * (kind 2) that counting_agg keeps while it reads rows and returns for no
- * rows when it cannot know a size; every function reads the latter as the
- * filter it stands for (cb_arg).
+ * rows when it cannot know a size, or the light state (kind 8) of
+ * counting_agg(key, capacity, fpr); every function answers for the
+ * latter two as the filter they stand for (cb_arg).  Reads of a light
+ * state (probes, counting_info, counting_to_bloom, a union of light
+ * states) cost what it holds: they never build the counting filter of its
+ * capacity (src/core/counting_light.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -157,6 +161,10 @@ cb_materialize(BloomFilter *st, BloomPlan *plan, MemoryContext cxt)
 		struct varlena *v = cb_new(st->capacity > 0 ? st->capacity : CB_CREATE_CAPACITY,
 								   st->fpr, plan, cxt, &out);
 
+		/* an empty list keeps its key class: a probe of another is an ERROR */
+		out.key_class = st->key_class;
+		out.key_type = st->key_type;
+		bloom_write_header(&out);
 		*st = out;
 		return v;
 	}
@@ -187,6 +195,27 @@ cb_densify(BloomFilter *st, MemoryContext cxt)
 	if (s != BLOOM_OK)
 		elog(ERROR, "could not build a counting bloom filter: %s", bloom_status_message(s));
 	return bt_varlena(st->base);
+}
+
+/*
+ * The light state f (decoded from a value in memory) as a new value in cxt
+ * that reads without its counting filter: its hashes in use, sorted (the
+ * order counting_light_* read), decoded into f
+ */
+struct varlena *
+cb_light_view(BloomFilter *f, MemoryContext cxt)
+{
+	BloomAlloc	a = bt_allocator(cxt);
+	struct varlena *v = bt_new_varlena(BLOOM_HEADER_SIZE + 8 * (size_t) f->nhashes, cxt);
+	BloomFilter out;
+	BloomStatus st;
+
+	memcpy(BT_DATA(v) + BLOOM_HEADER_SIZE, f->data, 8 * (size_t) f->nhashes);
+	bloom_sparse_write(BT_DATA(v), f, f->nhashes, &out);
+	if ((st = counting_light_sort(&out, &a)) != BLOOM_OK)
+		elog(ERROR, "could not sort a light countingbloom state: %s", bloom_status_message(st));
+	*f = out;
+	return v;
 }
 
 /*
@@ -251,10 +280,24 @@ cb_check_compatible(const BloomFilter *a, const BloomFilter *b)
  * ---------------------------------------------------------------------
  */
 
+/*
+ * A probe reads a light state as it is (sorted: cb_light_view), never the
+ * counting filter of its capacity; a hash list (auto-sized: as large as its
+ * distinct keys) becomes its filter.  Everything is allocated in
+ * CurrentMemoryContext, which the cache chooses.
+ */
 static struct varlena *
 probe_prepare(FunctionCallInfo fcinfo, int argno, void *decoded)
 {
-	return cb_arg(fcinfo, argno, (BloomFilter *) decoded, false);
+	BloomFilter *f = decoded;
+	struct varlena *v = PG_DETOAST_DATUM(PG_GETARG_DATUM(argno));
+
+	cb_decode_or_error(v, f);
+	if (f->kind == BLOOM_KIND_SPARSE_COUNTING)
+		return cb_light_view(f, CurrentMemoryContext);
+	if (f->kind == BLOOM_KIND_HASHLIST)
+		return cb_materialize(f, NULL, CurrentMemoryContext);
+	return v;
 }
 
 static size_t
@@ -263,10 +306,18 @@ probe_head(const void *decoded)
 	return BLOOM_HEADER_SIZE;
 }
 
+/* A copy of what probe_prepare returned: a counting filter or a sorted light state */
 static void
 probe_redecode(uint8 *buf, size_t len, void *decoded)
 {
-	if (counting_decode(buf, len, (BloomFilter *) decoded) != BLOOM_OK)
+	BloomFilter *f = decoded;
+
+	if (len > 5 && buf[5] == BLOOM_KIND_SPARSE_COUNTING)
+	{
+		if (counting_sparse_decode(buf, len, f) != BLOOM_OK || !counting_light_sorted(f))
+			elog(ERROR, "copy of a light countingbloom state does not decode sorted");
+	}
+	else if (counting_decode(buf, len, f) != BLOOM_OK)
 		elog(ERROR, "copy of a valid countingbloom does not decode");
 }
 

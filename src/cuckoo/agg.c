@@ -28,6 +28,29 @@ static const BtListAgg list_agg = {
 	.limit_hint = "Build the filter in parts: cuckoo_add_all(f, keys) over batches of rows.",
 };
 
+/*
+ * a | b of two hash lists with a capacity (a's value, decoded into fa; fb
+ * b's): b's hashes appended to a copy of a, as the aggregate's combine
+ * appends partial states, so that a union of lists stays as small as they
+ * are and stands for the filter of both lists' rows
+ */
+struct varlena *
+cf_list_union(struct varlena *a, CuckooFilter *fa, const CuckooFilter *fb, BloomPlan *plan)
+{
+	const char *what = fa->hdr.seed != fb->hdr.seed ? "hash seed" :
+		fa->hdr.capacity != fb->hdr.capacity ? "capacity" :
+		fa->hdr.fpr != fb->hdr.fpr ? "false-positive rate" : NULL;
+
+	if (what != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot combine cuckoo filters with different %s", what),
+				 errhint("Only cuckoo filters made with the same capacity, false-positive rate, bucket size, max kicks and expansion combine.")));
+	a = bt_copy_into(a, CurrentMemoryContext);
+	cf_decode_or_error(a, fa);
+	return bt_hashlist_combine(&fa->hdr, &fb->hdr, plan, &list_agg);
+}
+
 static Datum
 agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 {

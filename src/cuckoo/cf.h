@@ -23,10 +23,22 @@
 /* cuckoo_add(NULL, key) makes a filter of this many keys at 1% */
 #define CF_CREATE_CAPACITY	1000
 
+/*
+ * What a probe reads (the per-call cache's decoded form): a cuckoo filter,
+ * or the filter a hash list with a capacity stands for, simulated, its
+ * buckets in table (cuckoo_list.c)
+ */
+typedef struct CfProbe
+{
+	CuckooFilter f;
+	CkTable		table;
+} CfProbe;
+
 /* value.c */
 extern const BtCacheMethods cf_probe_methods;
 extern void cf_decode_or_error(struct varlena *v, CuckooFilter *f);
 extern struct varlena *cf_materialize(CuckooFilter *st, MemoryContext cxt);
+extern void cf_simulate(CuckooFilter *f, CkTable *t, MemoryContext cxt);
 extern struct varlena *cf_arg(FunctionCallInfo fcinfo, int argno, CuckooFilter *f, bool copy);
 extern void cf_check_params(int64 capacity, double fpr, int32 bucket_size,
 							int32 max_kicks, int32 expansion);
@@ -39,5 +51,9 @@ extern void cf_check_compatible(const CuckooFilter *a, const CuckooFilter *b);
 extern struct varlena *cf_merge_into(CuckooFilter *fa, const CuckooFilter *fb,
 									 MemoryContext cxt);
 extern struct varlena *cf_add_target(FunctionCallInfo fcinfo, CuckooFilter *f);
+
+/* agg.c */
+extern struct varlena *cf_list_union(struct varlena *a, CuckooFilter *fa,
+									 const CuckooFilter *fb, BloomPlan *plan);
 
 #endif							/* CUCKOO_FAMILY_H */

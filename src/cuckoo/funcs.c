@@ -126,12 +126,28 @@ PG_FUNCTION_INFO_V1(cuckoo_compact_sql);
 Datum
 cuckoo_compact_sql(PG_FUNCTION_ARGS)
 {
+	struct varlena *v = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
 	CuckooFilter f,
 				out;
 	BloomAlloc	a = bt_allocator(CurrentMemoryContext);
 	BloomStatus st;
 
-	(void) cf_arg(fcinfo, 0, &f, false);
+	cf_decode_or_error(v, &f);
+	if (f.hdr.kind == BLOOM_KIND_HASHLIST)
+	{
+		/*
+		 * A hash list is already smaller than any filter, and answers as the
+		 * filter it stands for: it stays as it is (its canonical bytes),
+		 * rather than become the filter of its capacity
+		 */
+		struct varlena *c;
+
+		if (bloom_is_canonical(&f.hdr))
+			PG_RETURN_POINTER(v);
+		c = bt_new_varlena(bloom_canonical_size(&f.hdr), CurrentMemoryContext);
+		bloom_canonical_write(&f.hdr, BT_DATA(c));
+		PG_RETURN_POINTER(c);
+	}
 	if ((st = cuckoo_compact(&f, &a, &out)) != BLOOM_OK)
 		elog(ERROR, "could not compact a cuckoo filter: %s", bloom_status_message(st));
 	PG_RETURN_POINTER(bt_varlena(out.hdr.base));
@@ -140,7 +156,9 @@ cuckoo_compact_sql(PG_FUNCTION_ARGS)
 /*
  * a | b: b's fingerprints reinserted into a copy of a (the bytes depend on
  * the order, the answers do not).  An empty hash list (cuckoo_agg of no
- * rows, when it could not know a size) is the identity.
+ * rows, when it could not know a size) is the identity; two hash lists
+ * with a capacity stay a list (cf_list_union), never the filters of
+ * their capacity.
  */
 PG_FUNCTION_INFO_V1(cuckoo_union);
 Datum
@@ -157,6 +175,9 @@ cuckoo_union(PG_FUNCTION_ARGS)
 		PG_RETURN_POINTER(a);
 	if (bloom_is_empty_hashlist(&fa.hdr))
 		PG_RETURN_POINTER(b);
+	if (fa.hdr.kind == BLOOM_KIND_HASHLIST && fb.hdr.kind == BLOOM_KIND_HASHLIST &&
+		fa.hdr.capacity > 0 && fb.hdr.capacity > 0)
+		PG_RETURN_POINTER(cf_list_union(a, &fa, &fb, &bt_call_cache(fcinfo)->plan));
 	(void) cf_arg(fcinfo, 0, &fa, true);
 	(void) cf_arg(fcinfo, 1, &fb, false);
 	PG_RETURN_POINTER(cf_merge_into(&fa, &fb, CurrentMemoryContext));
@@ -166,8 +187,10 @@ PG_FUNCTION_INFO_V1(cuckoo_info);
 Datum
 cuckoo_info(PG_FUNCTION_ARGS)
 {
+	struct varlena *v = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
 	CuckooFilter f;
-	struct varlena *v = cf_arg(fcinfo, 0, &f, false);
+	CkTable		table;
+	int64		bytes;
 	CuckooInfo	info;
 	TupleDesc	tupdesc;
 	Datum		values[18];
@@ -177,10 +200,22 @@ cuckoo_info(PG_FUNCTION_ARGS)
 		tupdesc->natts != 18)
 		elog(ERROR, "return type must be a row type of 18 columns");
 	tupdesc = BlessTupleDesc(tupdesc);
+	cf_decode_or_error(v, &f);
+	if (f.hdr.kind == BLOOM_KIND_HASHLIST && f.hdr.capacity > 0)
+	{
+		/* the fields of the filter it stands for, simulated */
+		cf_simulate(&f, &table, CurrentMemoryContext);
+		bytes = (int64) (VARHDRSZ + cuckoo_value_size(&f));
+	}
+	else
+	{
+		v = cf_arg(fcinfo, 0, &f, false);
+		bytes = (int64) VARSIZE(v);
+	}
 	cuckoo_describe(&f, &info);
 	values[0] = Int64GetDatum(clamp_int64(info.capacity));
 	values[1] = Float8GetDatum(f.hdr.fpr);
-	values[2] = Int64GetDatum((int64) VARSIZE(v));
+	values[2] = Int64GetDatum(bytes);
 	values[3] = Int64GetDatum(clamp_int64(info.buckets));
 	values[4] = Int32GetDatum((int32) f.b);
 	values[5] = Int32GetDatum(info.fbits);

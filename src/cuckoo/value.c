@@ -10,7 +10,9 @@
  * (kind 2) that cuckoo_agg keeps while it reads rows (version 3 when it
  * was given a capacity) and returns for no rows when it cannot know a
  * size; every function reads the latter as the filter it stands for
- * (cf_arg).
+ * (cf_arg).  The reads of a list with a capacity (probes, cuckoo_info,
+ * cuckoo_compact) never build the filter of that capacity: they simulate
+ * it over the buckets the list's fingerprints reach (cf_simulate).
  *
  *-------------------------------------------------------------------------
  */
@@ -221,8 +223,17 @@ cf_materialize(CuckooFilter *st, MemoryContext cxt)
 	BloomStatus s;
 
 	if (hl.nhashes == 0)
-		return cf_new(hl.capacity > 0 ? hl.capacity : CF_CREATE_CAPACITY, hl.fpr, CUCKOO_DEFAULT_BUCKET,
-					  CUCKOO_DEFAULT_KICKS, CUCKOO_DEFAULT_EXPANSION, cxt, st);
+	{
+		struct varlena *v = cf_new(hl.capacity > 0 ? hl.capacity : CF_CREATE_CAPACITY, hl.fpr,
+								   CUCKOO_DEFAULT_BUCKET, CUCKOO_DEFAULT_KICKS,
+								   CUCKOO_DEFAULT_EXPANSION, cxt, st);
+
+		/* an empty list keeps its key class: a probe of another is an ERROR */
+		st->hdr.key_class = hl.key_class;
+		st->hdr.key_type = hl.key_type;
+		cuckoo_write_header(st);
+		return v;
+	}
 	if (hl.capacity > 0)
 		capacity = hl.capacity;	/* cuckoo_agg(key, capacity, fpr) */
 	else
@@ -255,6 +266,31 @@ cf_materialize(CuckooFilter *st, MemoryContext cxt)
 	if (s != BLOOM_OK)
 		elog(ERROR, "could not build a cuckoo filter: %s", bloom_status_message(s));
 	return bt_varlena(st->hdr.base);
+}
+
+/*
+ * The filter the hash list with a capacity f (decoded) stands for,
+ * simulated into f over the buckets its fingerprints reach, its table t in
+ * cxt: memory and time of the list's size, not the capacity's
+ * (cuckoo_list.c).  A list that filter cannot hold is cf_materialize's
+ * ERROR.
+ */
+void
+cf_simulate(CuckooFilter *f, CkTable *t, MemoryContext cxt)
+{
+	BloomAlloc	a = bt_allocator(cxt);
+	BloomFilter hl = f->hdr;
+	BloomStatus s = cuckoo_list_simulate(&hl, &a, f, t);
+
+	if (s == BLOOM_E_CAPACITY || s == BLOOM_E_FULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("cuckoo_agg received " UINT64_FORMAT " rows, more than a cuckoo filter of capacity " UINT64_FORMAT " can grow to hold",
+						hl.nhashes, hl.capacity),
+				 errdetail("Its sub-filters would pass 512 MB, or number more than 32."),
+				 errhint("Give a larger capacity.")));
+	if (s != BLOOM_OK)
+		elog(ERROR, "could not read a cuckoo_agg state: %s", bloom_status_message(s));
 }
 
 /*
@@ -341,29 +377,62 @@ cf_merge_into(CuckooFilter *fa, const CuckooFilter *fb, MemoryContext cxt)
  * ---------------------------------------------------------------------
  */
 
+/*
+ * A probe of a hash list with a capacity reads the filter it stands for
+ * simulated (cf_simulate), never built: decoded points at the simulation
+ * (in CurrentMemoryContext, which the cache chooses), and the value
+ * returned is its flat form, for the cache to copy and bind again
+ * (probe_redecode).  A hash list without a capacity (sized for its
+ * distinct keys) becomes its filter.
+ */
 static struct varlena *
 probe_prepare(FunctionCallInfo fcinfo, int argno, void *decoded)
 {
-	return cf_arg(fcinfo, argno, (CuckooFilter *) decoded, false);
+	CfProbe    *p = decoded;
+	struct varlena *v = PG_DETOAST_DATUM(PG_GETARG_DATUM(argno));
+	struct varlena *flat;
+	size_t		head;
+
+	cf_decode_or_error(v, &p->f);
+	if (p->f.hdr.kind != BLOOM_KIND_HASHLIST)
+		return v;
+	if (p->f.hdr.capacity == 0)
+		return cf_materialize(&p->f, CurrentMemoryContext);
+	cf_simulate(&p->f, &p->table, CurrentMemoryContext);
+	flat = bt_new_varlena(cuckoo_sim_size(&p->f, &head), CurrentMemoryContext);
+	cuckoo_sim_flatten(&p->f, BT_DATA(flat));
+	return flat;
 }
 
 static size_t
 probe_head(const void *decoded)
 {
-	const CuckooFilter *f = decoded;
+	const CfProbe *p = decoded;
+	size_t		head;
 
-	return CUCKOO_HEAD_SIZE + (size_t) f->nsubs * CUCKOO_DESC_SIZE;
+	if (p->f.subs[0].table != NULL)
+		(void) cuckoo_sim_size(&p->f, &head);	/* the table's arrays, aligned */
+	else
+		head = CUCKOO_HEAD_SIZE + (size_t) p->f.nsubs * CUCKOO_DESC_SIZE;
+	return head;
 }
 
 static void
 probe_redecode(uint8 *buf, size_t len, void *decoded)
 {
-	if (cuckoo_decode(buf, len, (CuckooFilter *) decoded) != BLOOM_OK)
+	CfProbe    *p = decoded;
+
+	if (cuckoo_sim_is_flat(buf, len))
+	{
+		if (cuckoo_sim_bind(buf, len, &p->f, &p->table) != BLOOM_OK)
+			elog(ERROR, "copy of a simulated cuckoofilter does not bind");
+	}
+	else if (cuckoo_decode(buf, len, &p->f) != BLOOM_OK)
 		elog(ERROR, "copy of a valid cuckoofilter does not decode");
 }
 
 const BtCacheMethods cf_probe_methods = {
-	.decoded_size = sizeof(CuckooFilter),
+	.decoded_size = sizeof(CfProbe),
 	.prepare = probe_prepare,
 	.head = probe_head,
 	.redecode = probe_redecode,

@@ -179,17 +179,88 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		BloomAlloc	a = malloc_allocator(NULL);
 		BloomFilter d = f;
 
+		BloomFilter s = f;
+		CountingInfo info;
+
 		check_canonical(&f);
+		/* (1.6) read without the filter, at any geometry: sorted in place */
+		if (counting_light_sort(&s, &a) != BLOOM_OK || !counting_light_sorted(&s))
+			abort();
+		counting_light_describe(&s, &info, NULL);
+		for (uint64_t i = 0; i < s.nhashes; i++)
+			if (!counting_light_contains(&s, bloom_get_le64(s.data + 8 * i)) ||
+				counting_light_count(&s, bloom_get_le64(s.data + 8 * i)) == 0)
+				abort();
 		if (f.nblocks <= 4096)
 		{
 			if (counting_sparse_densify(&d, &a) != BLOOM_OK ||
 				counting_validate_deep(&d, NULL) != BLOOM_OK)
 				abort();
-			for (uint64_t i = 0; i < f.nhashes; i++)
-				if (!counting_contains(&d, bloom_get_le64(f.data + 8 * i)))
+			for (uint64_t i = 0; i < f.nhashes + 64; i++)
+			{
+				uint64_t	h = i < f.nhashes ? bloom_get_le64(f.data + 8 * i) :
+					bloom_hash_int64(f.seed, (int64_t) i);
+
+				if (!counting_contains(&d, h) && i < f.nhashes)
 					abort();
+				if (counting_contains(&d, h) != counting_light_contains(&s, h) ||
+					counting_count(&d, h) != counting_light_count(&s, h))
+					abort();
+			}
 			free(d.base);
 		}
+	}
+	else if (bloom_decode_hashlist_any(copy, size, &f) == BLOOM_OK &&
+			 f.version == BLOOM_FORMAT_VERSION_3 && f.capacity > 0 &&
+			 f.fpr >= BLOOM_MIN_SCALABLE_FPR &&
+			 f.capacity <= cuckoo_max_capacity(f.fpr, CUCKOO_DEFAULT_BUCKET,
+											   CUCKOO_DEFAULT_EXPANSION))
+	{
+		/*
+		 * (1.6) cuckoofilter's hash list with a capacity (the values
+		 * cf_validate accepts): the filter it stands for, simulated at any
+		 * capacity; below 20,000 keys, the same as the filter built
+		 */
+		BloomAlloc	a = malloc_allocator(NULL);
+		CuckooFilter sim,
+					d;
+		CkTable		t;
+		CuckooInfo	si,
+					di;
+		BloomStatus ss = cuckoo_list_simulate(&f, &a, &sim, &t);
+
+		if (ss == BLOOM_OK)
+		{
+			cuckoo_describe(&sim, &si);
+			for (uint64_t i = 0; i < f.nhashes; i++)
+				if (!cuckoo_contains(&sim, bloom_hashlist_get(&f, i)))
+					abort();
+		}
+		else if (ss != BLOOM_E_FULL && ss != BLOOM_E_CAPACITY)
+			abort();
+		if (f.capacity <= 20000)
+		{
+			BloomStatus ds = cuckoo_from_hashlist(&f, f.capacity, &a, &d);
+
+			if (ds != ss)
+				abort();
+			if (ds == BLOOM_OK)
+			{
+				cuckoo_describe(&d, &di);
+				if (memcmp(&si, &di, sizeof(si)) != 0 || sim.nsubs != d.nsubs)
+					abort();
+				for (int64_t i = 0; i < 64; i++)
+				{
+					uint64_t	h = bloom_hash_int64(f.seed, i);
+
+					if (cuckoo_count(&sim, h) != cuckoo_count(&d, h))
+						abort();
+				}
+				free(d.hdr.base);
+			}
+		}
+		if (ss == BLOOM_OK)
+			cuckoo_list_free(&sim, &a);
 	}
 	free(copy);
 	return 0;

@@ -349,7 +349,57 @@ main(int argc, char **argv)
 		f.key_class = BLOOM_KEY_INTEGER;
 		bloom_write_header(&f);
 		put("decode", "counting-light", f.base, bloom_sparse_size(f.nslots));
+		/* (1.6) the largest geometry: 64 bytes for 537 MB, then 20 hashes */
+		f.nblocks = COUNTING_MAX_BLOCKS;
+		bloom_write_header(&f);
+		put("decode", "counting-light-largest-keys", f.base, bloom_sparse_size(f.nslots));
+		f.nhashes = 0;
+		f.nitems = 0;
+		f.nslots = 0;
+		bloom_write_header(&f);
+		put("decode", "counting-light-largest", f.base, BLOOM_HEADER_SIZE);
 		free(f.base);
+	}
+
+	/*
+	 * (1.6) cuckoofilter's hash lists with a capacity (version 3): the
+	 * largest capacity (at rate 0.5), empty and with keys, one past it, and
+	 * a small one whose filter grows
+	 */
+	{
+		uint64_t	maxcap = cuckoo_max_capacity(0.5, CUCKOO_DEFAULT_BUCKET,
+												 CUCKOO_DEFAULT_EXPANSION);
+		BloomFilter f;
+		static const struct
+		{
+			const char *name;
+			int			cap;		/* 0: the largest, 1: one past it, else itself */
+			double		fpr;
+			int			nkeys;
+		}			cl[] = {
+			{"cuckoo-list-largest", 0, 0.5, 0}, {"cuckoo-list-largest-keys", 0, 0.5, 3},
+			{"cuckoo-list-past-largest", 1, 0.5, 3}, {"cuckoo-list-grows", 10, 0.01, 60},
+		};
+
+		for (int i = 0; i < 4; i++)
+		{
+			size_t		llen = BLOOM_HEADER_SIZE + 8 * (size_t) cl[i].nkeys;
+			uint8_t    *buf = malloc(llen);
+			uint64_t	cap = cl[i].cap == 0 ? maxcap : cl[i].cap == 1 ? maxcap + 1 :
+				(uint64_t) cl[i].cap;
+
+			bloom_init_hashlist(buf, (uint64_t) cl[i].nkeys, cap, cl[i].fpr, 0);
+			bloom_decode_hashlist_any(buf, llen, &f);
+			f.version = BLOOM_FORMAT_VERSION_3;
+			for (int k = 0; k < cl[i].nkeys; k++)
+				bloom_hashlist_set(&f, (uint64_t) k, bloom_hash_int64(0, k % 40));
+			f.nhashes = (uint64_t) cl[i].nkeys;
+			f.nitems = f.nhashes;
+			f.key_class = BLOOM_KEY_INTEGER;
+			bloom_write_header(&f);
+			put("decode", cl[i].name, buf, llen);
+			free(buf);
+		}
 	}
 
 	/* scalable filters: one, two and three layers, and near-valid ones */

@@ -23,5 +23,6 @@ main(void)
 	failed += unit_sparse_tests();
 	failed += unit_cancel_tests();
 	failed += unit_lightview_tests();
+	failed += unit_light_read_tests();
 	return failed != 0;
 }

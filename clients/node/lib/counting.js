@@ -92,9 +92,9 @@ function decode(buf) {
     case C.KIND_HASHLIST:
       decodeHashlistAsBloom(h, buf.length, T);
       refuseHashes(h, T);
-      // the server makes an empty hash list a new counting filter, which
-      // holds no key class (cb_materialize): every key is absent, no error
-      h.keyClass = 0;
+      // the server makes an empty hash list a new counting filter of the
+      // list's key class (cb_materialize): every key of it is absent, a key
+      // of another class is refused
       return { h, layers: [], info: hashlistInfo(h) };
     case C.KIND_SPARSE_COUNTING:
       return { h, ...decodeLight(h, buf) };

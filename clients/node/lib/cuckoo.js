@@ -241,9 +241,9 @@ function decode(buf) {
       throw new FormatError(T, 'PARAMS');
     }
     refuseHashes(h, T);
-    // the server makes an empty hash list a new cuckoo filter, which holds
-    // no key class (cf_materialize): every key is absent, no error
-    h.keyClass = 0;
+    // the server makes an empty hash list a new cuckoo filter of the list's
+    // key class (cf_materialize): every key of it is absent, a key of
+    // another class is refused
     const info = hashlistInfo(h);
     return { h, probe: () => false, info };
   }

@@ -18,7 +18,7 @@ from .base import Filter
 from .blocked import blocked_test, hashes_as_bits, listed_hashes, never
 from .errors import FormatError, hashlist_error, refuse
 from .header import (
-    BLOCK_BITS, BLOCK_BYTES, BLOCK_LOG2, HEADER_SIZE, KEY_NONE, KIND_COUNTING, KIND_HASHLIST,
+    BLOCK_BITS, BLOCK_BYTES, BLOCK_LOG2, HEADER_SIZE, KIND_COUNTING, KIND_HASHLIST,
     KIND_SPARSE_COUNTING, MAX_BYTES, MAX_HASHES, fpr_valid, read_header,
 )
 
@@ -124,10 +124,9 @@ class CountingBloomFilter(Filter):
         else:
             if h.w56 > 0:
                 raise hashlist_error(T, h.w56)
-            # counting_agg over no rows stands for a new, empty filter: the
-            # server's cb_materialize makes one with no key class, so any
-            # key is absent without a class check
+            # counting_agg over no rows stands for a new, empty filter of
+            # the list's key class (cb_materialize keeps it): every key of
+            # that class is absent, a key of another is refused
             test = never
-            key_class = KEY_NONE
             info.update(slots=h.w48, hashes=0)
         self._set(data, h, key_class, test, info)

@@ -20,7 +20,7 @@ from .base import Filter
 from .blocked import never
 from .errors import hashlist_error, refuse
 from .header import (
-    HEADER_SIZE, KEY_NONE, KIND_CUCKOO, KIND_HASHLIST, KIND_SPARSE_COUNTING, MASK64, MAX_BYTES,
+    HEADER_SIZE, KIND_CUCKOO, KIND_HASHLIST, KIND_SPARSE_COUNTING, MASK64, MAX_BYTES,
     MIN_FPR, MIN_SCALABLE_FPR, MAX_FPR, layer_fpr, read_header,
 )
 
@@ -360,10 +360,10 @@ class CuckooFilter(Filter):
             decode_hashlist(h, data)
             if h.w56 > 0:
                 raise hashlist_error(T, h.w56)
-            # cuckoo_agg over no rows stands for a new, empty filter: the
-            # server's cf_materialize makes one with no key class
+            # cuckoo_agg over no rows stands for a new, empty filter of the
+            # list's key class (cf_materialize keeps it)
             info.update(slots=h.w48, hashes=0)
-            self._set(data, h, KEY_NONE, never, info)
+            self._set(data, h, h.key_class, never, info)
             return
         if kind != KIND_CUCKOO:
             raise _bad("othertype" if 1 <= kind <= KIND_SPARSE_COUNTING else "kind")
