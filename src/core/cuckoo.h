@@ -69,6 +69,8 @@
 typedef struct CkTable
 {
 	uint64_t	mask;			/* entries - 1 (entries a power of two) */
+	uint64_t	salt;			/* mixed into every key: a value cannot aim
+								 * its buckets at one run of entries */
 	unsigned	b;
 	uint64_t   *keys;			/* 0: a free entry */
 	uint64_t   *slots;
@@ -176,7 +178,7 @@ extern BloomStatus ck_new_simulated(uint64_t capacity, double fpr, unsigned b,
 									unsigned max_kicks, unsigned expansion, CkTable *t,
 									const BloomAlloc *a, CuckooFilter *out);
 extern BloomStatus cuckoo_list_simulate(const BloomFilter *st, const BloomAlloc *a,
-										CuckooFilter *out, CkTable *t);
+										CuckooFilter *out, CkTable *t, uint64_t salt);
 extern void cuckoo_list_free(CuckooFilter *f, const BloomAlloc *a);
 extern size_t cuckoo_sim_size(const CuckooFilter *f, size_t *head);
 extern void cuckoo_sim_flatten(const CuckooFilter *f, uint8_t *buf);

@@ -73,7 +73,7 @@ ck_alt(const CuckooFilter *f, const CuckooSub *s, uint64_t B, uint64_t v0)
 static inline uint64_t *
 ck_table_find(const CkTable *t, uint64_t key, bool insert)
 {
-	uint64_t	i = ck_mix(key) & t->mask;
+	uint64_t	i = ck_mix(key ^ t->salt) & t->mask;
 
 	for (uint64_t n = 0; n <= t->mask; n++, i = (i + 1) & t->mask)
 	{

@@ -47,13 +47,17 @@ table_entries(uint64_t n)
 /*
  * Simulates the filter the hash list st (a capacity, at a rate a growing
  * filter takes) stands for into out, its buckets in t (arrays from a's
- * scratch, cuckoo_list_free's to free).  BLOOM_E_FULL or BLOOM_E_CAPACITY
+ * scratch, cuckoo_list_free's to free).  salt is mixed into the table's
+ * keys: the answers do not depend on it, but where entries sit does, so
+ * that a list whose hashes were chosen to fill one run of the table
+ * cannot make every walk long (give an unpredictable one; tests may give
+ * any).  BLOOM_E_FULL or BLOOM_E_CAPACITY
  * when that filter cannot hold the list (cuckoo_from_hashlist fails the
  * same way), BLOOM_E_NOMEM: then nothing is left to free.
  */
 BloomStatus
 cuckoo_list_simulate(const BloomFilter *st, const BloomAlloc *a, CuckooFilter *out,
-					 CkTable *t)
+					 CkTable *t, uint64_t salt)
 {
 	uint64_t	n = st->nhashes;
 	uint64_t	entries = table_entries(n);
@@ -63,6 +67,7 @@ cuckoo_list_simulate(const BloomFilter *st, const BloomAlloc *a, CuckooFilter *o
 	memset(t, 0, sizeof(*t));
 	memset(out, 0, sizeof(*out));
 	t->mask = entries - 1;
+	t->salt = salt;
 	t->b = CUCKOO_DEFAULT_BUCKET;
 	t->keys = bloom_alloc_scratch(a, entries * sizeof(uint64_t));
 	t->slots = t->keys ? bloom_alloc_scratch(a, entries * t->b * sizeof(uint64_t)) : NULL;
@@ -82,7 +87,8 @@ cuckoo_list_simulate(const BloomFilter *st, const BloomAlloc *a, CuckooFilter *o
 		{
 			CuckooAdded what;
 
-			bloom_cancel_point(bloom_alloc_cancel(a), i);
+			/* an add walks the table and may kick: check every 1,024 */
+			bloom_cancel_point(bloom_alloc_cancel(a), i << 6);
 			s = cuckoo_add(out, h[i], false, a, &what);
 		}
 		bloom_free_scratch(a, h);

@@ -18,6 +18,8 @@
  */
 #include "cf.h"
 
+#include "common/pg_prng.h"
+
 #include "access/detoast.h"
 
 /*
@@ -280,7 +282,9 @@ cf_simulate(CuckooFilter *f, CkTable *t, MemoryContext cxt)
 {
 	BloomAlloc	a = bt_allocator(cxt);
 	BloomFilter hl = f->hdr;
-	BloomStatus s = cuckoo_list_simulate(&hl, &a, f, t);
+	/* a salt the value cannot know: see cuckoo_list_simulate */
+	BloomStatus s = cuckoo_list_simulate(&hl, &a, f, t,
+										 pg_prng_uint64(&pg_global_prng_state));
 
 	if (s == BLOOM_E_CAPACITY || s == BLOOM_E_FULL)
 		ereport(ERROR,

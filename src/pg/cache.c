@@ -91,13 +91,16 @@ arg_is_const(FunctionCallInfo fcinfo, int argno)
 	return argno < list_length(args) && IsA(list_nth(args, argno), Const);
 }
 
-/* The kept value is the in-memory value raw (the same bytes)? */
+/*
+ * The kept value is the in-memory value raw (the same bytes, its header
+ * included: a short header or inline compression compares as stored)?
+ */
 static bool
 same_bytes(const BtValueSlot *slot, struct varlena *raw)
 {
-	return slot->raw != NULL && !VARATT_IS_EXTENDED(raw) &&
-		VARSIZE_ANY_EXHDR(raw) == slot->rawlen &&
-		memcmp(VARDATA_ANY(raw), slot->raw, slot->rawlen) == 0;
+	return slot->raw != NULL && !VARATT_IS_EXTERNAL(raw) &&
+		VARSIZE_ANY(raw) == slot->rawlen &&
+		memcmp(raw, slot->raw, slot->rawlen) == 0;
 }
 
 /*
@@ -187,10 +190,16 @@ bt_cache_value(FunctionCallInfo fcinfo, const BtCacheMethods *m)
 		/* a plain value read in place: nothing to keep */
 		if (v == raw || VARATT_IS_EXTERNAL(raw))
 			return slot->percall;
-		/* costly to read: keep it, by its bytes */
-		slot->rawlen = VARSIZE_ANY_EXHDR(raw);
-		slot->raw = MemoryContextAlloc(slot->call_cxt, Max(slot->rawlen, 1));
-		memcpy(slot->raw, VARDATA_ANY(raw), slot->rawlen);
+		/* costly to read: keep it, by its bytes (set together, after the
+		 * allocation, so that an error leaves the kept value as it was) */
+		{
+			size_t		len = VARSIZE_ANY(raw);
+			uint8	   *copy = MemoryContextAlloc(slot->call_cxt, len);
+
+			memcpy(copy, raw, len);
+			slot->raw = copy;
+			slot->rawlen = len;
+		}
 		slot->toastrelid = slot->valueid = InvalidOid;
 		keep_call_value(slot);
 		return slot->decoded;

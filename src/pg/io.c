@@ -15,6 +15,7 @@
 #include "bloomtype.h"
 
 #include "access/detoast.h"
+#include "access/xact.h"
 #include "common/hashfn.h"
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
@@ -271,10 +272,15 @@ bt_type_cmp(FunctionCallInfo fcinfo, const BtTypeMethods *t)
 /*
  * The hash of the last TOASTed value a hash call site saw, by its TOAST
  * pointer: a hash table that hashes one stored value for many rows (a
- * grouping key joined to every row) fetches it once.
+ * grouping key joined to every row) fetches it once.  Only within one
+ * transaction: the type cache keeps a hash function's call site for the
+ * life of the backend, and a TOAST value's OID may be used again once the
+ * value is deleted and vacuumed, which no transaction sees happen to a
+ * value it reads.
  */
 typedef struct HashMemo
 {
+	TimestampTz xact_start;		/* the transaction it was made in */
 	Oid			toastrelid;
 	Oid			valueid;
 	int64		seed;
@@ -302,6 +308,7 @@ hash_memo(FunctionCallInfo fcinfo, int64 seed, struct varatt_external *ext,
 		fcinfo->flinfo->fn_extra = memo;
 	}
 	else if (OidIsValid(memo->valueid) && memo->valueid == ext->va_valueid &&
+			 memo->xact_start == GetCurrentTransactionStartTimestamp() &&
 			 memo->toastrelid == ext->va_toastrelid && memo->seed == seed)
 	{
 		*known = true;
@@ -331,6 +338,7 @@ type_hash(FunctionCallInfo fcinfo, const BtTypeMethods *t, bool extended)
 	canonical_free(fcinfo, 0, d, v);
 	if (memo != NULL)
 	{
+		memo->xact_start = GetCurrentTransactionStartTimestamp();
 		memo->toastrelid = ext.va_toastrelid;
 		memo->valueid = ext.va_valueid;
 		memo->seed = seed;

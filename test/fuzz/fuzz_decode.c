@@ -227,7 +227,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CkTable		t;
 		CuckooInfo	si,
 					di;
-		BloomStatus ss = cuckoo_list_simulate(&f, &a, &sim, &t);
+		BloomStatus ss = cuckoo_list_simulate(&f, &a, &sim, &t, UINT64_C(0x2545F4914F6CDD1D));
 
 		if (ss == BLOOM_OK)
 		{

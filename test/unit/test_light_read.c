@@ -237,7 +237,7 @@ test_cuckoo_list_reads(void **ctx)
 			uint8_t    *flat;
 
 			assert_int_equal(cuckoo_from_hashlist(&st, geo[g].capacity, &a, &d), BLOOM_OK);
-			assert_int_equal(cuckoo_list_simulate(&st, &a, &s, &t), BLOOM_OK);
+			assert_int_equal(cuckoo_list_simulate(&st, &a, &s, &t, seed * UINT64_C(0x9E3779B97F4A7C15)), BLOOM_OK);
 			if (geo[g].n == 2000)
 				assert_true(d.nsubs >= 2);	/* the simulation grew too */
 			check_same_cuckoo(&s, &d, &st, &seed);
@@ -271,7 +271,7 @@ test_cuckoo_list_largest(void **ctx)
 	CuckooInfo	si;
 
 	(void) ctx;
-	assert_int_equal(cuckoo_list_simulate(&st, &a, &s, &t), BLOOM_OK);
+	assert_int_equal(cuckoo_list_simulate(&st, &a, &s, &t, 0), BLOOM_OK);
 	assert_int_equal(t.mask + 1, 16);
 	for (int i = 0; i < 1000; i++)
 		assert_int_equal(cuckoo_count(&s, rng(&seed)), 0);
