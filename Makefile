@@ -25,8 +25,9 @@ OBJS = bloom_ext.o $(PG_SRCS:.c=.o) $(BLOOM_SRCS:.c=.o) $(AM_SRCS:.c=.o) \
 	$(COUNTING_SRCS:.c=.o) $(CUCKOO_SRCS:.c=.o) \
 	$(CORE_SRCS:.c=.o)
 DATA = bloomtype--1.0.sql bloomtype--1.0--1.1.sql bloomtype--1.1--1.2.sql \
-	bloomtype--1.2--1.3.sql bloomtype--1.3--1.4.sql bloomtype--1.4--1.5.sql
-DATA_built = bloomtype--1.5.sql
+	bloomtype--1.2--1.3.sql bloomtype--1.3--1.4.sql bloomtype--1.4--1.5.sql \
+	bloomtype--1.5--1.6.sql
+DATA_built = bloomtype--1.6.sql
 PGFILEDESC = "bloomtype - probabilistic filter data types"
 
 REGRESS = bloom_io bloom_install bloom_funcs bloom_keys bloom_agg bloom_setops bloom_stats bloom_cache bloom_memory bloom_hostile bloom_batch bloom_scalable bloom_am bloom_am_errors bloom_am_partition counting_funcs cuckoo_funcs forget_agg forget_random counting_hostile cuckoo_hostile bloom_upgrade bloom_trusted bloom_cancel
@@ -45,7 +46,7 @@ include $(PGXS)
 SQL_FRAGMENTS = $(addprefix $(srcdir)/,src/pg/bloomtype.sql.in src/pg/type.sql.in \
 	src/bloom/bloomfilter.sql.in src/am/bloomindex.sql.in \
 	src/counting/countingbloom.sql.in src/cuckoo/cuckoofilter.sql.in)
-bloomtype--1.5.sql: $(srcdir)/scripts/gen_sql.pl $(srcdir)/src/pg/keytypes.h $(SQL_FRAGMENTS)
+bloomtype--1.6.sql: $(srcdir)/scripts/gen_sql.pl $(srcdir)/src/pg/keytypes.h $(SQL_FRAGMENTS)
 	$(PERL) $(srcdir)/scripts/gen_sql.pl $(srcdir)/src/pg/keytypes.h \
 		$(srcdir)/src/pg/bloomtype.sql.in > $@
 

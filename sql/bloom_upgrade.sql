@@ -1,5 +1,6 @@
--- ALTER EXTENSION bloomtype UPDATE from 1.0 to 1.1 and 1.2: values written
--- by 1.0 read unchanged, and the new functions arrive
+-- ALTER EXTENSION bloomtype UPDATE from 1.0 through every version to the
+-- newest (1.6): values written by 1.0 read unchanged, and the new functions
+-- arrive
 SET client_min_messages = warning;
 DROP EXTENSION IF EXISTS bloomtype CASCADE;
 RESET client_min_messages;
@@ -195,4 +196,58 @@ DROP AGGREGATE partial14(bigint, bigint, double precision);
 DROP AGGREGATE combine15(bloomfilter);
 DROP AGGREGATE cpartial14(bigint, bigint, double precision);
 DROP AGGREGATE ccombine15(countingbloom);
-DROP TABLE upgraded_t, kept13, kept14, ckept14;
+
+-- 1.5 -> 1.6: one meaning per value.  On 1.5 the lookups (bloom_contains,
+-- its array forms, bloom_cardinality) read an aggregate's hash list with
+-- hashes (kind 2) as a blocked filter, while |, bloom_union_agg, bloom_info
+-- and bloom_add read it as the scalable filter its aggregate returns; after
+-- the update every function reads it the latter way.  Fixed input: the
+-- partial state of 1,000 integers, probed with 20,000 absent keys.
+CREATE AGGREGATE partial15(bigint) (SFUNC = bloom_agg_trans, STYPE = bloomfilter);
+CREATE TABLE kept15 AS
+  SELECT s AS h, s | s AS u, (SELECT bloom_agg(g::bigint) FROM generate_series(1, 1000) g) AS f
+    FROM (SELECT partial15(g::bigint) AS s FROM generate_series(1, 1000) g) x;
+CREATE TEMP TABLE before_16 AS SELECT md5(h::bytea) AS h, md5(u::bytea) AS u, md5(f::bytea) AS f FROM kept15;
+CREATE TEMP VIEW meaning AS
+  SELECT get_byte(h::bytea, 5) AS kind,
+         (SELECT count(*) FROM generate_series(100001, 120000) k
+           WHERE bloom_contains(h, k) <> bloom_contains(u, k)) AS contains_differ,
+         (SELECT count(*) FROM generate_series(100001, 120000) k
+           WHERE bloom_contains(h, k::integer) <> bloom_contains(u, k::integer)) AS int4_differ,
+         (SELECT count(*) FROM generate_series(1, 1000) k WHERE NOT bloom_contains(h, k)) AS missing,
+         bloom_contains_each(h, ARRAY(SELECT generate_series(100001, 120000)))
+           = bloom_contains_each(u, ARRAY(SELECT generate_series(100001, 120000))) AS same_each,
+         bloom_cardinality(h) = bloom_cardinality(u) AS same_cardinality,
+         (SELECT count(*) FROM generate_series(100001, 120000) k
+           WHERE bloom_contains(u, k) <> bloom_contains(f, k)) AS union_vs_final
+    FROM kept15;
+SELECT * FROM meaning;
+SELECT p.oid::regprocedure AS function, p.prosrc FROM pg_proc p
+ WHERE p.proname IN ('bloom_contains', 'bloom_contains_each', 'bloom_contains_all',
+                     'bloom_contains_any', 'bloom_cardinality')
+ ORDER BY p.oid::regprocedure::text COLLATE "C";
+ALTER EXTENSION bloomtype UPDATE TO '1.6';
+SELECT extversion FROM pg_extension WHERE extname = 'bloomtype';
+-- stored values are unchanged; the hash list now answers as its union
+-- (and as the filter its aggregate returns) in every lookup
+SELECT md5(v.h::bytea) = b.h AND md5(v.u::bytea) = b.u AND md5(v.f::bytea) = b.f AS unchanged
+  FROM kept15 v, before_16 b;
+SELECT * FROM meaning;
+-- the batch forms, single keys and other key types answer alike
+SELECT bloom_contains_all(h, ARRAY[1, 500, 1000]) AS has_all,
+       bloom_contains_any(h, ARRAY(SELECT generate_series(100001, 120000)))
+         = bloom_contains_any(u, ARRAY(SELECT generate_series(100001, 120000))) AS same_any,
+       bloom_contains_all(h, ARRAY(SELECT generate_series(100001, 100003)))
+         = bloom_contains_all(u, ARRAY(SELECT generate_series(100001, 100003))) AS same_all,
+       bloom_contains(h, 1::smallint) AND bloom_contains(h, 1::integer) AS small_keys
+  FROM kept15;
+-- filters other than hash lists answer as on 1.5
+SELECT id, md5(f::bytea) = digest AS unchanged, bloom_contains(f, 500) AS answers
+  FROM kept13 JOIN before_14 USING (id) ORDER BY id;
+SELECT p.oid::regprocedure AS function, p.prosrc FROM pg_proc p
+ WHERE p.proname IN ('bloom_contains', 'bloom_contains_each', 'bloom_contains_all',
+                     'bloom_contains_any', 'bloom_cardinality')
+ ORDER BY p.oid::regprocedure::text COLLATE "C";
+DROP VIEW meaning;
+DROP AGGREGATE partial15(bigint);
+DROP TABLE upgraded_t, kept13, kept14, ckept14, kept15;

@@ -142,8 +142,9 @@ static const BtBatchProbe probe_scalable = {
  * contains_each(f, keys anyarray) returns boolean[] (NULL for a NULL
  * element, keys' dimensions); contains_all and contains_any, whether every
  * or some element may be present, with the NULL rules of = ALL and = ANY.
- * bloom_batch_contains_* read an aggregate's hash list as 1.0 did,
- * bloom_scalable_batch_contains_* as the scalable filter of 1.2.
+ * bloom_batch_contains_* (bound by the SQL of 1.1 to 1.5) read an
+ * aggregate's hash list as 1.0 did, bloom_scalable_batch_contains_* (1.6)
+ * as the scalable filter of 1.2.
  */
 BT_BATCH_PROBE_ENTRIES(bloom, &probe)
 BT_BATCH_PROBE_ENTRIES(bloom_scalable, &probe_scalable)

@@ -68,7 +68,8 @@ add_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool create)
  * blocked filter 1.0 makes of it; the _scalable ones as the scalable
  * filter |, bloom_union_agg, bloom_info and bloom_add read it as (1.2), so
  * that a value has one meaning in every function of a version that binds
- * them.
+ * them.  The SQL of 1.0 to 1.5 binds the former, 1.6's the latter
+ * (bloomtype--1.5--1.6.sql).
  */
 #define CONTAINS_(suffix, sqltype, enc, vol) \
 	BT_KEY_ENTRY(bloom_contains, suffix, contains_common(fcinfo, enc, false)) \
@@ -335,7 +336,10 @@ cardinality_common(FunctionCallInfo fcinfo, bool scalable)
 	PG_RETURN_INT64((int64) llround(light ? view.estimated_items : bloom_estimate_items(&f, &bt_cancel)));
 }
 
-/* 1.0 reads a hash list as a blocked filter, the _scalable form as 1.2 */
+/*
+ * 1.0 reads a hash list as a blocked filter, the _scalable form (bound
+ * from 1.6) as 1.2's bloom_info does
+ */
 PG_FUNCTION_INFO_V1(bloom_cardinality);
 Datum
 bloom_cardinality(PG_FUNCTION_ARGS)
