@@ -100,7 +100,7 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable, bool l
 
 	nargs = bt_agg_trans_params(fcinfo, "bloom_agg", &capacity, &fpr);
 
-	(void) bt_agg_context(fcinfo, "bloom_agg_trans");
+	bt_agg_check_once(fcinfo, cache, "bloom_agg_trans");
 	if (PG_ARGISNULL(0))
 	{
 		/*
@@ -125,7 +125,9 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable, bool l
 	else
 		state = bt_plain_state(PG_GETARG_DATUM(0));
 
-	bf_decode_or_error(state, &f);
+	/* the state the last row left, as it decoded it: not validated again */
+	if (!bt_state_recall(cache, state, &f))
+		bf_decode_or_error(state, &f);
 	if (f.fpr != fpr || (nargs == 4 && f.capacity != (uint64) capacity))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -144,6 +146,7 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable, bool l
 		 * too large for a pending area: added to by its own rule (it may
 		 * grow, or refuse).
 		 */
+		cache->memo.state = NULL;
 		PG_RETURN_POINTER(bf_add_hash(state, &f, h, &cache->plan, CurrentMemoryContext));
 	}
 	if (f.kind == BLOOM_KIND_BUFFERED)
@@ -159,6 +162,7 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable, bool l
 	}
 	f.nitems = bloom_sat_add(f.nitems, 1);
 	bloom_store_items(&f);
+	bt_state_remember(cache, state, &f);
 	PG_RETURN_POINTER(state);
 }
 

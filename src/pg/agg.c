@@ -30,6 +30,20 @@ bt_agg_context(FunctionCallInfo fcinfo, const char *fname)
 }
 
 /*
+ * bt_agg_context once per call site: the node that calls an FmgrInfo does
+ * not change, so a call site found to be an aggregate's stays one.
+ */
+void
+bt_agg_check_once(FunctionCallInfo fcinfo, BtCallCache *cache, const char *fname)
+{
+	if (!cache->agg_checked)
+	{
+		(void) bt_agg_context(fcinfo, fname);
+		cache->agg_checked = true;
+	}
+}
+
+/*
  * A state argument as a plain varlena (4-byte header, not toasted).  A
  * state an aggregate built always is; anything else is copied into the
  * current memory context and the caller returns the copy, which the

@@ -214,12 +214,27 @@ typedef struct BtValueSlot
 	void	   *percall;		/* decoded per call when nothing is kept */
 } BtValueSlot;
 
+/*
+ * A transition function's state as it decoded it on the last row (see
+ * bt_state_recall in src/pg/agg.c): the state's address and length, a copy
+ * of its header as the row left it, and the decoded fields.
+ */
+typedef struct BtStateMemo
+{
+	const struct varlena *state;	/* NULL: nothing remembered */
+	uint32		size;
+	uint8		header[BLOOM_HEADER_SIZE];
+	BloomFilter f;
+} BtStateMemo;
+
 typedef struct BtCallCache
 {
 	BloomKeyInfo key;			/* the key argument's encoding */
 	bool		key_ready;
 	BloomPlan	plan;			/* the last sizing plan, reused per rate */
 	BtValueSlot slot;			/* argument 0, when it is a filter */
+	bool		agg_checked;	/* called as an aggregate (bt_agg_context) */
+	BtStateMemo memo;			/* a transition's state, the last row's */
 } BtCallCache;
 
 extern BtCallCache *bt_call_cache_init(FunctionCallInfo fcinfo);
@@ -359,6 +374,44 @@ extern Datum bt_batch_probe(FunctionCallInfo fcinfo, const BtBatchProbe *p, BtBa
 
 extern MemoryContext bt_agg_context(FunctionCallInfo fcinfo, const char *fname);
 extern struct varlena *bt_plain_state(Datum d);
+extern void bt_agg_check_once(FunctionCallInfo fcinfo, BtCallCache *cache,
+							  const char *fname);
+
+/*
+ * The decoded fields of the transition state v, when it is the state the
+ * last row of this call site left (same address, length and header bytes):
+ * a state's decode reads its header and length alone, so equal bytes decode
+ * to equal fields, whatever value now lives at that address.  Spares the
+ * per-row validation of a state this function wrote itself.  Inline: it
+ * runs once a row.
+ */
+static inline bool
+bt_state_recall(const BtCallCache *cache, const struct varlena *v, BloomFilter *f)
+{
+	const BtStateMemo *m = &cache->memo;
+
+	if (m->state != v || VARSIZE(v) != m->size ||
+		memcmp(VARDATA(v), m->header, BLOOM_HEADER_SIZE) != 0)
+		return false;
+	/* a state has no layers: the fields before them are all it decodes */
+	memcpy(f, &m->f, offsetof(BloomFilter, layers));
+	return true;
+}
+
+/*
+ * Remembers the state v, decoded as f, as this row leaves it: an aggregate
+ * state (kinds 2, 3, 7 or 8), which has no layers.
+ */
+static inline void
+bt_state_remember(BtCallCache *cache, const struct varlena *v, const BloomFilter *f)
+{
+	BtStateMemo *m = &cache->memo;
+
+	m->state = v;
+	m->size = VARSIZE(v);
+	memcpy(m->header, VARDATA(v), BLOOM_HEADER_SIZE);
+	memcpy(&m->f, f, offsetof(BloomFilter, layers));
+}
 extern struct varlena *bt_copy_into(struct varlena *v, MemoryContext cxt);
 extern struct varlena *bt_light_push(BloomFilter *f, struct varlena *state, uint64 h,
 									 const char *aggname);
