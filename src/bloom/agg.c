@@ -94,7 +94,7 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable, bool l
 	double		fpr;
 	struct varlena *state;
 	BloomKeyInfo *ki;
-	BloomFilter f;
+	BloomFilter *f;
 	uint64		h;
 	int			nargs;
 
@@ -126,9 +126,8 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable, bool l
 		state = bt_plain_state(PG_GETARG_DATUM(0));
 
 	/* the state the last row left, as it decoded it: not validated again */
-	if (!bt_state_recall(cache, state, &f))
-		bf_decode_or_error(state, &f);
-	if (f.fpr != fpr || (nargs == 4 && f.capacity != (uint64) capacity))
+	f = bt_state_recall(cache, state, bf_decode_or_error);
+	if (f->fpr != fpr || (nargs == 4 && f->capacity != (uint64) capacity))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("bloom_agg capacity and false-positive rate must be the same for every row")));
@@ -137,32 +136,34 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable, bool l
 		PG_RETURN_POINTER(state);	/* NULL keys are ignored */
 
 	ki = bt_cache_key(fcinfo, enc, false);
-	bf_admit_key(&f, ki);
-	h = bloom_key_hash_fast(ki, PG_GETARG_DATUM(1), f.seed);
-	if (f.kind == BLOOM_KIND_SCALABLE || f.kind == BLOOM_KIND_BLOCKED)
+	/* a state that holds keys of this class admits them */
+	if (f->key_class != ki->key_class || f->key_type != ki->key_type)
+		bf_admit_key(f, ki);
+	h = bloom_key_hash_fast(ki, PG_GETARG_DATUM(1), f->seed);
+	if (f->kind == BLOOM_KIND_SCALABLE || f->kind == BLOOM_KIND_BLOCKED)
 	{
 		/*
 		 * A filter given as the initial state of a hand-made aggregate, or
 		 * too large for a pending area: added to by its own rule (it may
 		 * grow, or refuse).
 		 */
-		cache->memo.state = NULL;
-		PG_RETURN_POINTER(bf_add_hash(state, &f, h, &cache->plan, CurrentMemoryContext));
+		bt_state_forget(cache);
+		PG_RETURN_POINTER(bf_add_hash(state, f, h, &cache->plan, CurrentMemoryContext));
 	}
-	if (f.kind == BLOOM_KIND_BUFFERED)
-		bloom_buffered_push(&f, h);
-	else if (f.kind == BLOOM_KIND_SPARSE)
-		state = bt_light_push(&f, state, h, "bloom_agg");
-	else if (!bloom_hashlist_push(&f, h))
+	if (f->kind == BLOOM_KIND_BUFFERED)
+		bloom_buffered_push(f, h);
+	else if (f->kind == BLOOM_KIND_SPARSE)
+		state = bt_light_push(f, state, h, "bloom_agg");
+	else if (!bloom_hashlist_push(f, h))
 	{
 		uint8		le[8];
 
 		bloom_put_le64(le, h);
-		state = append_hashes(&f, le, 1, &cache->plan);
+		state = append_hashes(f, le, 1, &cache->plan);
 	}
-	f.nitems = bloom_sat_add(f.nitems, 1);
-	bloom_store_items(&f);
-	bt_state_remember(cache, state, &f);
+	f->nitems = bloom_sat_add(f->nitems, 1);
+	bloom_store_items(f);
+	bt_state_remember(cache, state);
 	PG_RETURN_POINTER(state);
 }
 

@@ -29,34 +29,11 @@ bt_agg_context(FunctionCallInfo fcinfo, const char *fname)
 	return aggcxt;
 }
 
-/*
- * bt_agg_context once per call site: the node that calls an FmgrInfo does
- * not change, so a call site found to be an aggregate's stays one.
- */
-void
-bt_agg_check_once(FunctionCallInfo fcinfo, BtCallCache *cache, const char *fname)
-{
-	if (!cache->agg_checked)
-	{
-		(void) bt_agg_context(fcinfo, fname);
-		cache->agg_checked = true;
-	}
-}
-
-/*
- * A state argument as a plain varlena (4-byte header, not toasted).  A
- * state an aggregate built always is; anything else is copied into the
- * current memory context and the caller returns the copy, which the
- * executor moves into the aggregate context.
- */
+/* bt_plain_state's slow path: a copy of a toasted or short-header state */
 struct varlena *
-bt_plain_state(Datum d)
+bt_plain_state_copy(Datum d)
 {
-	struct varlena *v = (struct varlena *) DatumGetPointer(d);
-
-	if (VARATT_IS_EXTENDED(v))
-		v = PG_DETOAST_DATUM_COPY(d);
-	return v;
+	return PG_DETOAST_DATUM_COPY(d);
 }
 
 /*
@@ -196,34 +173,6 @@ bt_hashlist_combine(BloomFilter *f1, const BloomFilter *f2, BloomPlan *plan,
 	bloom_adopt_key_class(f1, f2);
 	bloom_write_header(f1);
 	return s;
-}
-
-/*
- * The parameters of a transition call (state, key [, fpr] | [, capacity,
- * fpr]): capacity 0 and the default rate when the call has none.  NULL
- * parameters are an ERROR.  Returns the number of arguments.
- */
-int
-bt_agg_trans_params(FunctionCallInfo fcinfo, const char *aggname, int64 *capacity,
-					double *fpr)
-{
-	int			nargs = PG_NARGS();
-
-	*capacity = 0;
-	*fpr = BLOOM_DEFAULT_FPR;
-	if (nargs == 3)
-	{
-		bt_param_not_null(fcinfo, 2, aggname, "false-positive rate");
-		*fpr = PG_GETARG_FLOAT8(2);
-	}
-	else if (nargs == 4)
-	{
-		bt_param_not_null(fcinfo, 2, aggname, "capacity");
-		bt_param_not_null(fcinfo, 3, aggname, "false-positive rate");
-		*capacity = PG_GETARG_INT64(2);
-		*fpr = PG_GETARG_FLOAT8(3);
-	}
-	return nargs;
 }
 
 /*

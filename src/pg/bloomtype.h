@@ -215,9 +215,9 @@ typedef struct BtValueSlot
 } BtValueSlot;
 
 /*
- * A transition function's state as it decoded it on the last row (see
- * bt_state_recall in src/pg/agg.c): the state's address and length, a copy
- * of its header as the row left it, and the decoded fields.
+ * A transition function's state as the last row left it (bt_state_recall):
+ * the state's address and length, a copy of its header, and its decoded
+ * fields, which the row updates in place.
  */
 typedef struct BtStateMemo
 {
@@ -373,44 +373,81 @@ extern Datum bt_batch_probe(FunctionCallInfo fcinfo, const BtBatchProbe *p, BtBa
  */
 
 extern MemoryContext bt_agg_context(FunctionCallInfo fcinfo, const char *fname);
-extern struct varlena *bt_plain_state(Datum d);
-extern void bt_agg_check_once(FunctionCallInfo fcinfo, BtCallCache *cache,
-							  const char *fname);
+extern struct varlena *bt_plain_state_copy(Datum d);
 
 /*
- * The decoded fields of the transition state v, when it is the state the
- * last row of this call site left (same address, length and header bytes):
- * a state's decode reads its header and length alone, so equal bytes decode
- * to equal fields, whatever value now lives at that address.  Spares the
- * per-row validation of a state this function wrote itself.  Inline: it
- * runs once a row.
+ * A state argument as a plain varlena (4-byte header, not toasted).  A
+ * state an aggregate built always is; anything else is copied into the
+ * current memory context and the caller returns the copy, which the
+ * executor moves into the aggregate context.  Inline: it runs once a row.
  */
-static inline bool
-bt_state_recall(const BtCallCache *cache, const struct varlena *v, BloomFilter *f)
+static inline struct varlena *
+bt_plain_state(Datum d)
 {
-	const BtStateMemo *m = &cache->memo;
+	struct varlena *v = (struct varlena *) DatumGetPointer(d);
 
-	if (m->state != v || VARSIZE(v) != m->size ||
-		memcmp(VARDATA(v), m->header, BLOOM_HEADER_SIZE) != 0)
-		return false;
-	/* a state has no layers: the fields before them are all it decodes */
-	memcpy(f, &m->f, offsetof(BloomFilter, layers));
-	return true;
+	return VARATT_IS_EXTENDED(v) ? bt_plain_state_copy(d) : v;
 }
 
 /*
- * Remembers the state v, decoded as f, as this row leaves it: an aggregate
- * state (kinds 2, 3, 7 or 8), which has no layers.
+ * bt_agg_context once per call site: the node that calls an FmgrInfo does
+ * not change, so a call site found to be an aggregate's stays one.
  */
 static inline void
-bt_state_remember(BtCallCache *cache, const struct varlena *v, const BloomFilter *f)
+bt_agg_check_once(FunctionCallInfo fcinfo, BtCallCache *cache, const char *fname)
+{
+	if (!cache->agg_checked)
+	{
+		(void) bt_agg_context(fcinfo, fname);
+		cache->agg_checked = true;
+	}
+}
+
+/*
+ * The transition state v decoded, kept in the call site's memo: when v is
+ * the state the last row of this call site left (same address, length and
+ * header bytes), as that row left it, without validating it again (a
+ * state's decode reads its header and length alone, so equal bytes decode
+ * to equal fields, whatever value now lives at that address); else v
+ * decoded by decode (which raises an ERROR on a bad value).  The caller
+ * updates the fields in place and ends the row with bt_state_remember, or
+ * with bt_state_forget when v is not a state it updated.  Inline: it runs
+ * once a row.
+ */
+static inline BloomFilter *
+bt_state_recall(BtCallCache *cache, const struct varlena *v,
+				void (*decode) (struct varlena *v, BloomFilter *f))
 {
 	BtStateMemo *m = &cache->memo;
 
+	if (m->state != v || VARSIZE(v) != m->size ||
+		memcmp(VARDATA(v), m->header, BLOOM_HEADER_SIZE) != 0)
+	{
+		m->state = NULL;
+		decode((struct varlena *) v, &m->f);
+	}
+	return &m->f;
+}
+
+/*
+ * The state v, whose decoded fields are the memo's, as this row leaves it:
+ * an aggregate state (kinds 2, 3, 7 or 8)
+ */
+static inline void
+bt_state_remember(BtCallCache *cache, const struct varlena *v)
+{
+	BtStateMemo *m = &cache->memo;
+
+	Assert(m->f.base == (const uint8 *) VARDATA(v));
 	m->state = v;
 	m->size = VARSIZE(v);
 	memcpy(m->header, VARDATA(v), BLOOM_HEADER_SIZE);
-	memcpy(&m->f, f, offsetof(BloomFilter, layers));
+}
+
+static inline void
+bt_state_forget(BtCallCache *cache)
+{
+	cache->memo.state = NULL;
 }
 extern struct varlena *bt_copy_into(struct varlena *v, MemoryContext cxt);
 extern struct varlena *bt_light_push(BloomFilter *f, struct varlena *state, uint64 h,
@@ -437,8 +474,38 @@ extern struct varlena *bt_hashlist_combine(BloomFilter *f1, const BloomFilter *f
 extern void bt_param_not_null(FunctionCallInfo fcinfo, int argno, const char *aggname,
 							  const char *what);
 extern bool bt_is_empty_state(FunctionCallInfo fcinfo, int argno);
-extern int	bt_agg_trans_params(FunctionCallInfo fcinfo, const char *aggname,
-								int64 *capacity, double *fpr);
+
+/*
+ * The parameters of a transition call (state, key [, fpr] | [, capacity,
+ * fpr]): capacity 0 and the default rate when the call has none.  NULL
+ * parameters are an ERROR.  Returns the number of arguments.  Inline: it
+ * runs once a row.
+ */
+static inline int
+bt_agg_trans_params(FunctionCallInfo fcinfo, const char *aggname, int64 *capacity,
+					double *fpr)
+{
+	int			nargs = PG_NARGS();
+
+	*capacity = 0;
+	*fpr = BLOOM_DEFAULT_FPR;
+	if (nargs == 3)
+	{
+		if (PG_ARGISNULL(2))
+			bt_param_not_null(fcinfo, 2, aggname, "false-positive rate");
+		*fpr = PG_GETARG_FLOAT8(2);
+	}
+	else if (nargs == 4)
+	{
+		if (PG_ARGISNULL(2))
+			bt_param_not_null(fcinfo, 2, aggname, "capacity");
+		if (PG_ARGISNULL(3))
+			bt_param_not_null(fcinfo, 3, aggname, "false-positive rate");
+		*capacity = PG_GETARG_INT64(2);
+		*fpr = PG_GETARG_FLOAT8(3);
+	}
+	return nargs;
+}
 extern int	bt_agg_const_params(FunctionCallInfo fcinfo, int64 *capacity, double *fpr);
 
 #endif							/* BLOOMTYPE_H */
