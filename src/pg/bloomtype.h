@@ -441,7 +441,7 @@ bt_state_remember(BtCallCache *cache, const struct varlena *v)
 	Assert(m->f.base == (const uint8 *) VARDATA(v));
 	m->state = v;
 	m->size = VARSIZE(v);
-	memcpy(m->header, VARDATA(v), BLOOM_HEADER_SIZE);
+	bloom_state_header_copy(&m->f, m->header);
 }
 
 static inline void
