@@ -47,15 +47,22 @@ bloom_hashlist_set(BloomFilter *f, uint64_t i, uint64_t h)
 	bloom_put_le64(f->data + 8 * i, h);
 }
 
-/* A new hash list of nslots slots holding f's fields and n hashes */
+/*
+ * A new hash list of nslots slots holding f's fields and n hashes, which
+ * the caller copies into its first n slots (the rest are zeroed here, not
+ * the whole list: a state of millions of hashes grows by copying them)
+ */
 static BloomStatus
 hashlist_copy(BloomFilter *f, uint64_t nslots, uint64_t n, const BloomAlloc *a)
 {
-	uint8_t    *buf = bloom_alloc_value(a, bloom_hashlist_size(nslots));
+	uint8_t    *buf;
 
-	if (buf == NULL)
+	if (n > nslots)
+		return BLOOM_E_COUNT;
+	if ((buf = bloom_alloc_value(a, bloom_hashlist_size(nslots))) == NULL)
 		return BLOOM_E_NOMEM;
-	bloom_init_hashlist(buf, nslots, 0, f->fpr, 0);
+	bloom_init_hashlist(buf, 0, 0, f->fpr, 0);	/* the header alone */
+	memset(buf + BLOOM_HEADER_SIZE + 8 * n, 0, 8 * (nslots - n));
 	f->base = buf;
 	f->data = buf + BLOOM_HEADER_SIZE;
 	f->nslots = nslots;
