@@ -84,6 +84,19 @@ append_hashes(BloomFilter *f, const uint8 *src, uint64 n, BloomPlan *plan)
 }
 
 /*
+ * The transition value: the expanded state es (read-write: the executor
+ * keeps it), or the plain state (when it is a new pointer, the executor
+ * copies it into the aggregate context and frees the old value)
+ */
+static inline Datum
+trans_result(BtExpState *es, struct varlena *state)
+{
+	if (es != NULL)
+		return EOHPGetRWDatum(&es->hdr);
+	return PointerGetDatum(state);
+}
+
+/*
  * bloom_agg(key), bloom_agg(key, fpr), bloom_agg(key, capacity, fpr)
  */
 static Datum
@@ -93,6 +106,7 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable, bool l
 	int64		capacity;
 	double		fpr;
 	struct varlena *state;
+	BtExpState *es = NULL;
 	BloomKeyInfo *ki;
 	BloomFilter *f;
 	uint64		h;
@@ -122,6 +136,8 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable, bool l
 			state = new_hashlist(BLOOM_HASHLIST_MIN_SLOTS, fpr);
 		}
 	}
+	else if ((es = bt_exp_state(PG_GETARG_DATUM(0))) != NULL)
+		state = es->flat;
 	else
 		state = bt_plain_state(PG_GETARG_DATUM(0));
 
@@ -133,7 +149,7 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable, bool l
 				 errmsg("bloom_agg capacity and false-positive rate must be the same for every row")));
 
 	if (PG_ARGISNULL(1))
-		PG_RETURN_POINTER(state);	/* NULL keys are ignored */
+		return trans_result(es, state);	/* NULL keys are ignored */
 
 	ki = bt_cache_key(fcinfo, enc, false);
 	/* a state that holds keys of this class admits them */
@@ -148,6 +164,7 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable, bool l
 		 * grow, or refuse).
 		 */
 		bt_state_forget(cache);
+		Assert(es == NULL);
 		PG_RETURN_POINTER(bf_add_hash(state, f, h, &cache->plan, CurrentMemoryContext));
 	}
 	if (f->kind == BLOOM_KIND_BUFFERED)
@@ -158,13 +175,26 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable, bool l
 	{
 		uint8		le[8];
 
-		bloom_put_le64(le, h);
-		state = append_hashes(f, le, 1, &cache->plan);
+		/* a large hash list grows as an expanded state */
+		if (es == NULL && VARSIZE(state) >= BT_EXP_MIN_BYTES)
+			es = bt_exp_state_adopt(state, f, bt_agg_context(fcinfo, "bloom_agg_trans"));
+		if (es != NULL && bt_exp_hashlist_room(es, f, 1, &cache->plan))
+		{
+			state = es->flat;
+			(void) bloom_hashlist_push(f, h);
+		}
+		else
+		{
+			/* repeats removed, or an ERROR; a new flat state */
+			bloom_put_le64(le, h);
+			state = append_hashes(f, le, 1, &cache->plan);
+			es = NULL;
+		}
 	}
 	f->nitems = bloom_sat_add(f->nitems, 1);
 	bloom_store_items(f);
 	bt_state_remember(cache, state);
-	PG_RETURN_POINTER(state);
+	return trans_result(es, state);
 }
 
 /*
@@ -190,27 +220,43 @@ Datum
 bloom_agg_combine(PG_FUNCTION_ARGS)
 {
 	BtCallCache *cache = bt_call_cache(fcinfo);
+	MemoryContext aggcxt;
 	struct varlena *s1,
 			   *s2;
+	BtExpState *es;
 	BloomFilter f1,
 				f2;
 
-	(void) bt_agg_context(fcinfo, "bloom_agg_combine");
+	aggcxt = bt_agg_context(fcinfo, "bloom_agg_combine");
 	if (PG_ARGISNULL(1))
 	{
 		if (PG_ARGISNULL(0))
 			PG_RETURN_NULL();
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
-	s2 = PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
+	if ((es = bt_exp_state(PG_GETARG_DATUM(1))) != NULL)
+		s2 = es->flat;
+	else
+		s2 = PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
 	bf_decode_or_error(s2, &f2);
-	/* the executor copies a new state into the aggregate context */
 	if (PG_ARGISNULL(0))
+	{
+		/*
+		 * A hash list becomes an expanded state, which the next partial
+		 * state's hashes join in place; the executor copies any other new
+		 * state into the aggregate context
+		 */
+		if (f2.kind == BLOOM_KIND_HASHLIST && VARSIZE(s2) >= BT_EXP_MIN_BYTES)
+			PG_RETURN_DATUM(EOHPGetRWDatum(&bt_exp_state_new(s2, aggcxt)->hdr));
 		PG_RETURN_POINTER(s2);
+	}
 	if (bloom_is_empty_hashlist(&f2))
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 
-	s1 = bt_plain_state(PG_GETARG_DATUM(0));
+	if ((es = bt_exp_state(PG_GETARG_DATUM(0))) != NULL)
+		s1 = es->flat;
+	else
+		s1 = bt_plain_state(PG_GETARG_DATUM(0));
 	bf_decode_or_error(s1, &f1);
 	if (bloom_is_empty_hashlist(&f1))
 		PG_RETURN_POINTER(s2);
@@ -224,10 +270,18 @@ bloom_agg_combine(PG_FUNCTION_ARGS)
 		PG_RETURN_POINTER(bf_merge_into(&f1, &f2, false, CurrentMemoryContext));
 
 	bf_check_compatible(&f1, &f2);
+	/* an expanded state makes room in place; else a new state, if need be */
+	if (es != NULL && !bt_exp_hashlist_room(es, &f1, f2.nhashes, &cache->plan))
+		es = NULL;
 	s1 = append_hashes(&f1, f2.data, f2.nhashes, &cache->plan);
 	f1.nitems = bloom_sat_add(f1.nitems, f2.nitems);
 	bloom_adopt_key_class(&f1, &f2);
 	bloom_write_header(&f1);
+	if (es != NULL)
+	{
+		Assert(s1 == es->flat);
+		PG_RETURN_DATUM(EOHPGetRWDatum(&es->hdr));
+	}
 	PG_RETURN_POINTER(s1);
 }
 
@@ -259,6 +313,7 @@ agg_final_common(FunctionCallInfo fcinfo, bool scalable)
 {
 	BtCallCache *cache = bt_call_cache(fcinfo);
 	struct varlena *state;
+	BtExpState *es;
 	BloomFilter f;
 
 	if (PG_ARGISNULL(0))
@@ -282,7 +337,11 @@ agg_final_common(FunctionCallInfo fcinfo, bool scalable)
 									 &cache->plan, CurrentMemoryContext, NULL));
 		PG_RETURN_POINTER(new_hashlist(0, fpr));
 	}
-	state = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	/* an expanded state is read where it is, not flattened into a copy */
+	if ((es = bt_exp_state(PG_GETARG_DATUM(0))) != NULL)
+		state = es->flat;
+	else
+		state = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
 	bf_decode_or_error(state, &f);
 	if (f.kind == BLOOM_KIND_BLOCKED || f.kind == BLOOM_KIND_SCALABLE)
 		PG_RETURN_POINTER(bt_copy_into(state, CurrentMemoryContext));

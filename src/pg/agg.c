@@ -16,6 +16,8 @@
 #include "catalog/pg_type.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/primnodes.h"
+#include "utils/expandeddatum.h"
+#include "utils/memutils.h"
 
 MemoryContext
 bt_agg_context(FunctionCallInfo fcinfo, const char *fname)
@@ -27,6 +29,125 @@ bt_agg_context(FunctionCallInfo fcinfo, const char *fname)
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("%s called in non-aggregate context", fname)));
 	return aggcxt;
+}
+
+/* ---------------------------------------------------------------------
+ * Expanded states
+ *
+ * A state that grows by copying (a hash list of millions of hashes) is
+ * kept as an expanded object (utils/expandeddatum.h) in a memory context of
+ * its own under the aggregate context: the executor keeps a read-write
+ * expanded transition value as it is (a flat one it copies whenever the
+ * transition returns a new pointer), and the state's one flat value grows
+ * with repalloc, which for a large chunk is realloc: the kernel moves the
+ * pages instead of copying them.  Wherever the state leaves the aggregate
+ * (a partial state sent to the leader, the result of an aggregate without
+ * a final function) PostgreSQL flattens it: the value is the flat one,
+ * byte for byte.
+ * ---------------------------------------------------------------------
+ */
+
+static Size
+exp_get_flat_size(ExpandedObjectHeader *eohptr)
+{
+	return VARSIZE(((BtExpState *) eohptr)->flat);
+}
+
+static void
+exp_flatten_into(ExpandedObjectHeader *eohptr, void *result, Size allocated_size)
+{
+	BtExpState *es = (BtExpState *) eohptr;
+
+	Assert(allocated_size == VARSIZE(es->flat));
+	memcpy(result, es->flat, allocated_size);
+}
+
+static const ExpandedObjectMethods bt_exp_methods = {
+	exp_get_flat_size,
+	exp_flatten_into
+};
+
+/* The expanded state of ours d points to (read-write or not), else NULL */
+BtExpState *
+bt_exp_state(Datum d)
+{
+	struct varlena *v = (struct varlena *) DatumGetPointer(d);
+	ExpandedObjectHeader *eoh;
+
+	if (!VARATT_IS_EXTERNAL_EXPANDED(v))
+		return NULL;
+	eoh = DatumGetEOHP(d);
+	return eoh->eoh_methods == &bt_exp_methods ? (BtExpState *) eoh : NULL;
+}
+
+/*
+ * A new expanded state holding a copy of the plain state v, in a context
+ * of its own under aggcxt (the aggregate context: the executor keeps it as
+ * the transition value without copying it, and frees it with that context)
+ */
+BtExpState *
+bt_exp_state_new(const struct varlena *v, MemoryContext aggcxt)
+{
+	MemoryContext cxt = AllocSetContextCreate(aggcxt, "bloomtype aggregate state",
+											  ALLOCSET_SMALL_SIZES);
+	BtExpState *es = MemoryContextAlloc(cxt, sizeof(BtExpState));
+
+	EOH_init_header(&es->hdr, &bt_exp_methods, cxt);
+	es->flat = MemoryContextAlloc(cxt, VARSIZE(v));
+	memcpy(es->flat, v, VARSIZE(v));
+	return es;
+}
+
+/*
+ * The plain hash list state v, decoded as f, as a new expanded state (a
+ * copy, which f then describes; the executor frees v when the transition
+ * returns the expanded state)
+ */
+BtExpState *
+bt_exp_state_adopt(const struct varlena *v, BloomFilter *f, MemoryContext aggcxt)
+{
+	BtExpState *es = bt_exp_state_new(v, aggcxt);
+
+	bloom_hashlist_rebase(f, BT_DATA(es->flat), f->nslots);
+	return es;
+}
+
+/*
+ * The expanded state's flat value made size bytes long, its bytes kept
+ * (repalloc; a large chunk grows in place or by moving pages); the caller
+ * writes what its length says
+ */
+struct varlena *
+bt_exp_state_resize(BtExpState *es, Size size)
+{
+	es->flat = repalloc(es->flat, size);
+	SET_VARSIZE(es->flat, size);
+	return es->flat;
+}
+
+/*
+ * Makes room in the hash list f, the flat value of the expanded state es,
+ * for n more hashes, growing it in place by the core's rule
+ * (bloom_hashlist_grown_slots).  False when the hashes would pass what a
+ * state holds: then bloom_hashlist_append removes repeats or refuses.
+ */
+bool
+bt_exp_hashlist_room(BtExpState *es, BloomFilter *f, uint64 n, BloomPlan *plan)
+{
+	uint64		limit = BLOOM_HASHLIST_MAX_HASHES;
+	uint64		nslots;
+	struct varlena *v;
+
+	if (f->nslots - f->nhashes >= n)
+		return true;
+	if (bloom_plan_reuse(f->fpr, plan) == BLOOM_OK &&
+		bloom_plan_max_capacity(plan) < limit)
+		limit = bloom_plan_max_capacity(plan);
+	if ((nslots = bloom_hashlist_grown_slots(f, n, limit)) == 0)
+		return false;
+	v = bt_exp_state_resize(es, VARHDRSZ + bloom_hashlist_size(nslots));
+	bloom_hashlist_rebase(f, BT_DATA(v), nslots);
+	return true;
 }
 
 /* bt_plain_state's slow path: a copy of a toasted or short-header state */

@@ -18,6 +18,7 @@
 
 #include "postgres.h"
 #include "fmgr.h"
+#include "utils/expandeddatum.h"
 
 #include "core.h"
 #include "keytypes.h"
@@ -374,6 +375,28 @@ extern Datum bt_batch_probe(FunctionCallInfo fcinfo, const BtBatchProbe *p, BtBa
 
 extern MemoryContext bt_agg_context(FunctionCallInfo fcinfo, const char *fname);
 extern struct varlena *bt_plain_state_copy(Datum d);
+
+/* a state kept as an expanded object (src/pg/agg.c) */
+typedef struct BtExpState
+{
+	ExpandedObjectHeader hdr;
+	struct varlena *flat;		/* the state's value, in hdr.eoh_context */
+} BtExpState;
+
+/*
+ * States this large or larger grow as expanded states: a memory context
+ * per state costs less than copying them (smaller ones, as many groups
+ * have, stay plain)
+ */
+#define BT_EXP_MIN_BYTES	(128 * 1024)
+
+extern BtExpState *bt_exp_state(Datum d);
+extern BtExpState *bt_exp_state_adopt(const struct varlena *v, BloomFilter *f,
+									  MemoryContext aggcxt);
+extern BtExpState *bt_exp_state_new(const struct varlena *v, MemoryContext aggcxt);
+extern struct varlena *bt_exp_state_resize(BtExpState *es, Size size);
+extern bool bt_exp_hashlist_room(BtExpState *es, BloomFilter *f, uint64 n,
+								 BloomPlan *plan);
 
 /*
  * A state argument as a plain varlena (4-byte header, not toasted).  A
