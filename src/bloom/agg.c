@@ -164,13 +164,30 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable, bool l
 		 * grow, or refuse).
 		 */
 		bt_state_forget(cache);
-		Assert(es == NULL);
 		PG_RETURN_POINTER(bf_add_hash(state, f, h, &cache->plan, CurrentMemoryContext));
 	}
 	if (f->kind == BLOOM_KIND_BUFFERED)
 		bloom_buffered_push(f, h);
 	else if (f->kind == BLOOM_KIND_SPARSE)
-		state = bt_light_push(f, state, h, "bloom_agg");
+	{
+		/*
+		 * A large light state about to grow becomes an expanded state: its
+		 * larger copies, and the buffered state it turns into, are made in
+		 * the state's own context instead of being copied by the executor
+		 */
+		if (es == NULL && f->nhashes == f->nslots && VARSIZE(state) >= BT_EXP_MIN_BYTES)
+			es = bt_exp_state_adopt(state, f, bt_agg_context(fcinfo, "bloom_agg_trans"));
+		if (es != NULL)
+		{
+			MemoryContext old = MemoryContextSwitchTo(es->hdr.eoh_context);
+
+			state = bt_light_push(f, es->flat, h, "bloom_agg");
+			MemoryContextSwitchTo(old);
+			bt_exp_state_replace(es, state);
+		}
+		else
+			state = bt_light_push(f, state, h, "bloom_agg");
+	}
 	else if (!bloom_hashlist_push(f, h))
 	{
 		uint8		le[8];
@@ -246,7 +263,7 @@ bloom_agg_combine(PG_FUNCTION_ARGS)
 		 * state's hashes join in place; the executor copies any other new
 		 * state into the aggregate context
 		 */
-		if (f2.kind == BLOOM_KIND_HASHLIST && VARSIZE(s2) >= BT_EXP_MIN_BYTES)
+		if (VARSIZE(s2) >= BT_EXP_MIN_BYTES)
 			PG_RETURN_DATUM(EOHPGetRWDatum(&bt_exp_state_new(s2, aggcxt)->hdr));
 		PG_RETURN_POINTER(s2);
 	}
@@ -267,7 +284,21 @@ bloom_agg_combine(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("cannot combine an auto-sized bloom_agg state with a fixed-capacity one")));
 	if (f1.kind != BLOOM_KIND_HASHLIST || f2.kind == BLOOM_KIND_SCALABLE)
+	{
+		struct varlena *r;
+
+		/* an expanded state's larger copies are made in its context */
+		if (es != NULL)
+		{
+			MemoryContext old = MemoryContextSwitchTo(es->hdr.eoh_context);
+
+			r = bf_merge_into(&f1, &f2, false, es->hdr.eoh_context);
+			MemoryContextSwitchTo(old);
+			bt_exp_state_replace(es, r);
+			PG_RETURN_DATUM(EOHPGetRWDatum(&es->hdr));
+		}
 		PG_RETURN_POINTER(bf_merge_into(&f1, &f2, false, CurrentMemoryContext));
+	}
 
 	bf_check_compatible(&f1, &f2);
 	/* an expanded state makes room in place; else a new state, if need be */

@@ -113,6 +113,20 @@ bt_exp_state_adopt(const struct varlena *v, BloomFilter *f, MemoryContext aggcxt
 }
 
 /*
+ * The expanded state's value is now v, made in its context: the old one is
+ * freed (unless v is the old one, updated in place)
+ */
+void
+bt_exp_state_replace(BtExpState *es, struct varlena *v)
+{
+	if (v != es->flat)
+	{
+		pfree(es->flat);
+		es->flat = v;
+	}
+}
+
+/*
  * The expanded state's flat value made size bytes long, its bytes kept
  * (repalloc; a large chunk grows in place or by moving pages); the caller
  * writes what its length says

@@ -395,6 +395,7 @@ extern BtExpState *bt_exp_state_adopt(const struct varlena *v, BloomFilter *f,
 									  MemoryContext aggcxt);
 extern BtExpState *bt_exp_state_new(const struct varlena *v, MemoryContext aggcxt);
 extern struct varlena *bt_exp_state_resize(BtExpState *es, Size size);
+extern void bt_exp_state_replace(BtExpState *es, struct varlena *v);
 extern bool bt_exp_hashlist_room(BtExpState *es, BloomFilter *f, uint64 n,
 								 BloomPlan *plan);
 
