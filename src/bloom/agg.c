@@ -28,6 +28,13 @@
  * Transition functions get their key type from their C entry point, not
  * from the call expression, because Citus calls them without one.
  *
+ * What a row costs (docs/PERFORMANCE.md, "The aggregate paths"): the
+ * transition remembers the state the last row left (bt_state_recall) and
+ * does not validate it again; a state of 128 kB or more that still grows
+ * (a hash list, a light state) is kept as an expanded object in a context
+ * of its own (src/pg/agg.c), which the executor does not copy and which
+ * grows in place; it leaves the aggregate flattened, the same bytes.
+ *
  *-------------------------------------------------------------------------
  */
 #include "bloom.h"
@@ -175,7 +182,8 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable, bool l
 		 * larger copies, and the buffered state it turns into, are made in
 		 * the state's own context instead of being copied by the executor
 		 */
-		if (es == NULL && f->nhashes == f->nslots && VARSIZE(state) >= BT_EXP_MIN_BYTES)
+		if (es == NULL && f->nhashes == f->nslots && VARSIZE(state) >= BT_EXP_MIN_BYTES &&
+			bt_exp_allowed(fcinfo))
 			es = bt_exp_state_adopt(state, f, bt_agg_context(fcinfo, "bloom_agg_trans"));
 		if (es != NULL)
 		{
@@ -193,7 +201,7 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable, bool l
 		uint8		le[8];
 
 		/* a large hash list grows as an expanded state */
-		if (es == NULL && VARSIZE(state) >= BT_EXP_MIN_BYTES)
+		if (es == NULL && VARSIZE(state) >= BT_EXP_MIN_BYTES && bt_exp_allowed(fcinfo))
 			es = bt_exp_state_adopt(state, f, bt_agg_context(fcinfo, "bloom_agg_trans"));
 		if (es != NULL && bt_exp_hashlist_room(es, f, 1, &cache->plan))
 		{
@@ -263,7 +271,7 @@ bloom_agg_combine(PG_FUNCTION_ARGS)
 		 * state's hashes join in place; the executor copies any other new
 		 * state into the aggregate context
 		 */
-		if (VARSIZE(s2) >= BT_EXP_MIN_BYTES)
+		if (VARSIZE(s2) >= BT_EXP_MIN_BYTES && bt_exp_allowed(fcinfo))
 			PG_RETURN_DATUM(EOHPGetRWDatum(&bt_exp_state_new(s2, aggcxt)->hdr));
 		PG_RETURN_POINTER(s2);
 	}

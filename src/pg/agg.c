@@ -14,6 +14,7 @@
 #include "bloomtype.h"
 
 #include "catalog/pg_type.h"
+#include "nodes/execnodes.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/primnodes.h"
 #include "utils/expandeddatum.h"
@@ -66,6 +67,23 @@ static const ExpandedObjectMethods bt_exp_methods = {
 	exp_get_flat_size,
 	exp_flatten_into
 };
+
+/*
+ * May this call keep its state as an expanded object?  Only when PostgreSQL
+ * calls it from an aggregate or window node, which gives the call its
+ * expression and keeps a read-write expanded transition value whose context
+ * is a child of the aggregate context.  A caller without an expression
+ * (Citus's worker_partial_agg and coord_combine_agg call the functions so)
+ * may copy what it is given without freeing the object; it keeps plain
+ * states, as before.
+ */
+bool
+bt_exp_allowed(FunctionCallInfo fcinfo)
+{
+	return fcinfo->flinfo != NULL && fcinfo->flinfo->fn_expr != NULL &&
+		fcinfo->context != NULL &&
+		(IsA(fcinfo->context, AggState) || IsA(fcinfo->context, WindowAggState));
+}
 
 /* The expanded state of ours d points to (read-write or not), else NULL */
 BtExpState *

@@ -390,6 +390,7 @@ typedef struct BtExpState
  */
 #define BT_EXP_MIN_BYTES	(128 * 1024)
 
+extern bool bt_exp_allowed(FunctionCallInfo fcinfo);
 extern BtExpState *bt_exp_state(Datum d);
 extern BtExpState *bt_exp_state_adopt(const struct varlena *v, BloomFilter *f,
 									  MemoryContext aggcxt);
