@@ -248,6 +248,43 @@ SELECT bloom_union_agg(f) = bloom_empty(10) AS nulls_ignored
 SELECT bloom_union_agg(f) FROM (SELECT grp, bloom_agg(id) AS f FROM ids WHERE grp < 2 AND id < 50 GROUP BY grp) s;
 
 DROP TABLE light_vs, small_light, small_light_vs;
+
+-- The transition function remembers the state the last row left and does
+-- not validate it again when its address, length and header are the same.
+-- A sorted grouping frees a group's state before the next group's, whose
+-- copy may take its address and length (small states of equal size): each
+-- group's filter and its states must still be those of its own rows alone.
+-- A NULL key first leaves a new state the row does not remember
+CREATE TEMP TABLE small_groups AS
+  SELECT grp, CASE WHEN i = 0 THEN NULL ELSE grp * 100 + i END::bigint AS id
+    FROM generate_series(0, 5) grp, generate_series(0, 3) i;
+SET enable_hashagg = off;
+SELECT grp,
+       md5(partial_bloom(id ORDER BY id NULLS FIRST)::text) = (SELECT md5(partial_bloom(b.id)::text) FROM small_groups b WHERE b.grp = a.grp) AS list_alone,
+       md5(partial_bloom(id, 5000, 0.01 ORDER BY id NULLS FIRST)::text) = (SELECT md5(partial_bloom(b.id, 5000, 0.01)::text) FROM small_groups b WHERE b.grp = a.grp) AS light_alone,
+       md5(bloom_agg(id, 5000, 0.01 ORDER BY id NULLS FIRST)::text) = (SELECT md5(bloom_agg(b.id, 5000, 0.01)::text) FROM small_groups b WHERE b.grp = a.grp) AS fixed_alone,
+       md5(bloom_agg(id ORDER BY id NULLS FIRST)::text) = (SELECT md5(bloom_agg(b.id)::text) FROM small_groups b WHERE b.grp = a.grp) AS auto_alone
+  FROM small_groups a GROUP BY grp ORDER BY grp;
+RESET enable_hashagg;
+-- groups of different sizes, dense and light, sorted and hashed
+CREATE TEMP TABLE agg_groups AS
+  SELECT CASE WHEN g <= 300 THEN 0 WHEN g <= 1000 THEN 1 WHEN g <= 1100 THEN 2 ELSE 3 END AS grp,
+         g::bigint * 7 AS id
+    FROM generate_series(1, 2500) g;
+SET enable_hashagg = off;
+SELECT grp, count(*),
+       md5(bloom_agg(id, 5000, 0.01)::text) = (SELECT md5(bloom_agg(b.id, 5000, 0.01)::text) FROM agg_groups b WHERE b.grp = a.grp) AS fixed_alone,
+       md5(bloom_agg(id)::text) = (SELECT md5(bloom_agg(b.id)::text) FROM agg_groups b WHERE b.grp = a.grp) AS auto_alone
+  FROM agg_groups a GROUP BY grp ORDER BY grp;
+RESET enable_hashagg;
+SET enable_sort = off;
+SELECT grp, count(*),
+       md5(bloom_agg(id, 5000, 0.01)::text) = (SELECT md5(bloom_agg(b.id, 5000, 0.01)::text) FROM agg_groups b WHERE b.grp = a.grp) AS fixed_alone,
+       md5(partial_bloom(id)::text) = (SELECT md5(partial_bloom(b.id)::text) FROM agg_groups b WHERE b.grp = a.grp) AS list_alone
+  FROM agg_groups a GROUP BY grp ORDER BY grp;
+RESET enable_sort;
+DROP TABLE small_groups, agg_groups;
+
 DROP AGGREGATE partial_bloom(bigint);
 DROP AGGREGATE partial_bloom(bigint, bigint, double precision);
 DROP AGGREGATE combine_bloom(bloomfilter);

@@ -28,6 +28,13 @@
  * Transition functions get their key type from their C entry point, not
  * from the call expression, because Citus calls them without one.
  *
+ * What a row costs (docs/PERFORMANCE.md, "The aggregate paths"): the
+ * transition remembers the state the last row left (bt_state_recall) and
+ * does not validate it again; a state of 128 kB or more that still grows
+ * (a hash list, a light state) is kept as an expanded object in a context
+ * of its own (src/pg/agg.c), which the executor does not copy and which
+ * grows in place; it leaves the aggregate flattened, the same bytes.
+ *
  *-------------------------------------------------------------------------
  */
 #include "bloom.h"
@@ -84,6 +91,19 @@ append_hashes(BloomFilter *f, const uint8 *src, uint64 n, BloomPlan *plan)
 }
 
 /*
+ * The transition value: the expanded state es (read-write: the executor
+ * keeps it), or the plain state (when it is a new pointer, the executor
+ * copies it into the aggregate context and frees the old value)
+ */
+static inline Datum
+trans_result(BtExpState *es, struct varlena *state)
+{
+	if (es != NULL)
+		return EOHPGetRWDatum(&es->hdr);
+	return PointerGetDatum(state);
+}
+
+/*
  * bloom_agg(key), bloom_agg(key, fpr), bloom_agg(key, capacity, fpr)
  */
 static Datum
@@ -93,14 +113,15 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable, bool l
 	int64		capacity;
 	double		fpr;
 	struct varlena *state;
+	BtExpState *es = NULL;
 	BloomKeyInfo *ki;
-	BloomFilter f;
+	BloomFilter *f;
 	uint64		h;
 	int			nargs;
 
 	nargs = bt_agg_trans_params(fcinfo, "bloom_agg", &capacity, &fpr);
 
-	(void) bt_agg_context(fcinfo, "bloom_agg_trans");
+	bt_agg_check_once(fcinfo, cache, "bloom_agg_trans");
 	if (PG_ARGISNULL(0))
 	{
 		/*
@@ -122,44 +143,83 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable, bool l
 			state = new_hashlist(BLOOM_HASHLIST_MIN_SLOTS, fpr);
 		}
 	}
+	else if ((es = bt_exp_state(PG_GETARG_DATUM(0))) != NULL)
+		state = es->flat;
 	else
 		state = bt_plain_state(PG_GETARG_DATUM(0));
 
-	bf_decode_or_error(state, &f);
-	if (f.fpr != fpr || (nargs == 4 && f.capacity != (uint64) capacity))
+	/* the state the last row left, as it decoded it: not validated again */
+	f = bt_state_recall(cache, state, bf_decode_or_error);
+	if (f->fpr != fpr || (nargs == 4 && f->capacity != (uint64) capacity))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("bloom_agg capacity and false-positive rate must be the same for every row")));
 
 	if (PG_ARGISNULL(1))
-		PG_RETURN_POINTER(state);	/* NULL keys are ignored */
+		return trans_result(es, state);	/* NULL keys are ignored */
 
 	ki = bt_cache_key(fcinfo, enc, false);
-	bf_admit_key(&f, ki);
-	h = bloom_key_hash_fast(ki, PG_GETARG_DATUM(1), f.seed);
-	if (f.kind == BLOOM_KIND_SCALABLE || f.kind == BLOOM_KIND_BLOCKED)
+	/* a state that holds keys of this class admits them */
+	if (f->key_class != ki->key_class || f->key_type != ki->key_type)
+		bf_admit_key(f, ki);
+	h = bloom_key_hash_fast(ki, PG_GETARG_DATUM(1), f->seed);
+	if (f->kind == BLOOM_KIND_SCALABLE || f->kind == BLOOM_KIND_BLOCKED)
 	{
 		/*
 		 * A filter given as the initial state of a hand-made aggregate, or
 		 * too large for a pending area: added to by its own rule (it may
 		 * grow, or refuse).
 		 */
-		PG_RETURN_POINTER(bf_add_hash(state, &f, h, &cache->plan, CurrentMemoryContext));
+		bt_state_forget(cache);
+		PG_RETURN_POINTER(bf_add_hash(state, f, h, &cache->plan, CurrentMemoryContext));
 	}
-	if (f.kind == BLOOM_KIND_BUFFERED)
-		bloom_buffered_push(&f, h);
-	else if (f.kind == BLOOM_KIND_SPARSE)
-		state = bt_light_push(&f, state, h, "bloom_agg");
-	else if (!bloom_hashlist_push(&f, h))
+	if (f->kind == BLOOM_KIND_BUFFERED)
+		bloom_buffered_push(f, h);
+	else if (f->kind == BLOOM_KIND_SPARSE)
+	{
+		/*
+		 * A large light state about to grow becomes an expanded state: its
+		 * larger copies, and the buffered state it turns into, are made in
+		 * the state's own context instead of being copied by the executor
+		 */
+		if (es == NULL && f->nhashes == f->nslots && VARSIZE(state) >= BT_EXP_MIN_BYTES &&
+			bt_exp_allowed(fcinfo))
+			es = bt_exp_state_adopt(state, f, bt_agg_context(fcinfo, "bloom_agg_trans"));
+		if (es != NULL)
+		{
+			MemoryContext old = MemoryContextSwitchTo(es->hdr.eoh_context);
+
+			state = bt_light_push(f, es->flat, h, "bloom_agg");
+			MemoryContextSwitchTo(old);
+			bt_exp_state_replace(es, state);
+		}
+		else
+			state = bt_light_push(f, state, h, "bloom_agg");
+	}
+	else if (!bloom_hashlist_push(f, h))
 	{
 		uint8		le[8];
 
-		bloom_put_le64(le, h);
-		state = append_hashes(&f, le, 1, &cache->plan);
+		/* a large hash list grows as an expanded state */
+		if (es == NULL && VARSIZE(state) >= BT_EXP_MIN_BYTES && bt_exp_allowed(fcinfo))
+			es = bt_exp_state_adopt(state, f, bt_agg_context(fcinfo, "bloom_agg_trans"));
+		if (es != NULL && bt_exp_hashlist_room(es, f, 1, &cache->plan))
+		{
+			state = es->flat;
+			(void) bloom_hashlist_push(f, h);
+		}
+		else
+		{
+			/* repeats removed, or an ERROR; a new flat state */
+			bloom_put_le64(le, h);
+			state = append_hashes(f, le, 1, &cache->plan);
+			es = NULL;
+		}
 	}
-	f.nitems = bloom_sat_add(f.nitems, 1);
-	bloom_store_items(&f);
-	PG_RETURN_POINTER(state);
+	f->nitems = bloom_sat_add(f->nitems, 1);
+	bloom_store_items(f);
+	bt_state_remember(cache, state);
+	return trans_result(es, state);
 }
 
 /*
@@ -185,27 +245,43 @@ Datum
 bloom_agg_combine(PG_FUNCTION_ARGS)
 {
 	BtCallCache *cache = bt_call_cache(fcinfo);
+	MemoryContext aggcxt;
 	struct varlena *s1,
 			   *s2;
+	BtExpState *es;
 	BloomFilter f1,
 				f2;
 
-	(void) bt_agg_context(fcinfo, "bloom_agg_combine");
+	aggcxt = bt_agg_context(fcinfo, "bloom_agg_combine");
 	if (PG_ARGISNULL(1))
 	{
 		if (PG_ARGISNULL(0))
 			PG_RETURN_NULL();
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
-	s2 = PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
+	if ((es = bt_exp_state(PG_GETARG_DATUM(1))) != NULL)
+		s2 = es->flat;
+	else
+		s2 = PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
 	bf_decode_or_error(s2, &f2);
-	/* the executor copies a new state into the aggregate context */
 	if (PG_ARGISNULL(0))
+	{
+		/*
+		 * A hash list becomes an expanded state, which the next partial
+		 * state's hashes join in place; the executor copies any other new
+		 * state into the aggregate context
+		 */
+		if (VARSIZE(s2) >= BT_EXP_MIN_BYTES && bt_exp_allowed(fcinfo))
+			PG_RETURN_DATUM(EOHPGetRWDatum(&bt_exp_state_new(s2, aggcxt)->hdr));
 		PG_RETURN_POINTER(s2);
+	}
 	if (bloom_is_empty_hashlist(&f2))
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 
-	s1 = bt_plain_state(PG_GETARG_DATUM(0));
+	if ((es = bt_exp_state(PG_GETARG_DATUM(0))) != NULL)
+		s1 = es->flat;
+	else
+		s1 = bt_plain_state(PG_GETARG_DATUM(0));
 	bf_decode_or_error(s1, &f1);
 	if (bloom_is_empty_hashlist(&f1))
 		PG_RETURN_POINTER(s2);
@@ -216,13 +292,35 @@ bloom_agg_combine(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("cannot combine an auto-sized bloom_agg state with a fixed-capacity one")));
 	if (f1.kind != BLOOM_KIND_HASHLIST || f2.kind == BLOOM_KIND_SCALABLE)
+	{
+		struct varlena *r;
+
+		/* an expanded state's larger copies are made in its context */
+		if (es != NULL)
+		{
+			MemoryContext old = MemoryContextSwitchTo(es->hdr.eoh_context);
+
+			r = bf_merge_into(&f1, &f2, false, es->hdr.eoh_context);
+			MemoryContextSwitchTo(old);
+			bt_exp_state_replace(es, r);
+			PG_RETURN_DATUM(EOHPGetRWDatum(&es->hdr));
+		}
 		PG_RETURN_POINTER(bf_merge_into(&f1, &f2, false, CurrentMemoryContext));
+	}
 
 	bf_check_compatible(&f1, &f2);
+	/* an expanded state makes room in place; else a new state, if need be */
+	if (es != NULL && !bt_exp_hashlist_room(es, &f1, f2.nhashes, &cache->plan))
+		es = NULL;
 	s1 = append_hashes(&f1, f2.data, f2.nhashes, &cache->plan);
 	f1.nitems = bloom_sat_add(f1.nitems, f2.nitems);
 	bloom_adopt_key_class(&f1, &f2);
 	bloom_write_header(&f1);
+	if (es != NULL)
+	{
+		Assert(s1 == es->flat);
+		PG_RETURN_DATUM(EOHPGetRWDatum(&es->hdr));
+	}
 	PG_RETURN_POINTER(s1);
 }
 
@@ -254,6 +352,7 @@ agg_final_common(FunctionCallInfo fcinfo, bool scalable)
 {
 	BtCallCache *cache = bt_call_cache(fcinfo);
 	struct varlena *state;
+	BtExpState *es;
 	BloomFilter f;
 
 	if (PG_ARGISNULL(0))
@@ -277,7 +376,11 @@ agg_final_common(FunctionCallInfo fcinfo, bool scalable)
 									 &cache->plan, CurrentMemoryContext, NULL));
 		PG_RETURN_POINTER(new_hashlist(0, fpr));
 	}
-	state = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	/* an expanded state is read where it is, not flattened into a copy */
+	if ((es = bt_exp_state(PG_GETARG_DATUM(0))) != NULL)
+		state = es->flat;
+	else
+		state = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
 	bf_decode_or_error(state, &f);
 	if (f.kind == BLOOM_KIND_BLOCKED || f.kind == BLOOM_KIND_SCALABLE)
 		PG_RETURN_POINTER(bt_copy_into(state, CurrentMemoryContext));

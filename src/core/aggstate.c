@@ -47,20 +47,69 @@ bloom_hashlist_set(BloomFilter *f, uint64_t i, uint64_t h)
 	bloom_put_le64(f->data + 8 * i, h);
 }
 
-/* A new hash list of nslots slots holding f's fields and n hashes */
+/*
+ * A new hash list of nslots slots holding f's fields and n hashes, which
+ * the caller copies into its first n slots (the rest are zeroed here, not
+ * the whole list: a state of millions of hashes grows by copying them)
+ */
 static BloomStatus
 hashlist_copy(BloomFilter *f, uint64_t nslots, uint64_t n, const BloomAlloc *a)
 {
-	uint8_t    *buf = bloom_alloc_value(a, bloom_hashlist_size(nslots));
+	uint8_t    *buf;
 
-	if (buf == NULL)
+	if (n > nslots)
+		return BLOOM_E_COUNT;
+	if ((buf = bloom_alloc_value(a, bloom_hashlist_size(nslots))) == NULL)
 		return BLOOM_E_NOMEM;
-	bloom_init_hashlist(buf, nslots, 0, f->fpr, 0);
+	bloom_init_hashlist(buf, 0, 0, f->fpr, 0);	/* the header alone */
+	memset(buf + BLOOM_HEADER_SIZE + 8 * n, 0, 8 * (nslots - n));
 	f->base = buf;
 	f->data = buf + BLOOM_HEADER_SIZE;
 	f->nslots = nslots;
 	f->nhashes = n;
 	return BLOOM_OK;
+}
+
+/*
+ * The slots the hash list f grows to for n more hashes: half as many again,
+ * at least what they need, at least BLOOM_HASHLIST_MIN_SLOTS, at most
+ * BLOOM_MAX_SLOTS.  0 when f's hashes and the n would pass limit (the most
+ * a state holds: bloom_hashlist_append then removes repeats, or refuses).
+ */
+uint64_t
+bloom_hashlist_grown_slots(const BloomFilter *f, uint64_t n, uint64_t limit)
+{
+	uint64_t	total = f->nhashes + n;
+	uint64_t	nslots = f->nslots + f->nslots / 2;
+
+	if (total > limit)
+		return 0;
+	if (nslots < total)
+		nslots = total;
+	if (nslots < BLOOM_HASHLIST_MIN_SLOTS)
+		nslots = BLOOM_HASHLIST_MIN_SLOTS;
+	if (nslots > BLOOM_MAX_SLOTS)
+		nslots = BLOOM_MAX_SLOTS;
+	return nslots;
+}
+
+/*
+ * The hash list f now lives in buf, bloom_hashlist_size(nslots) bytes (at
+ * least f's) that start with f's bytes (a larger copy, or the same memory
+ * made larger in place by the caller's allocator): the new slots are
+ * zeroed, the header says nslots.  f describes buf.
+ */
+void
+bloom_hashlist_rebase(BloomFilter *f, uint8_t *buf, uint64_t nslots)
+{
+	uint64_t	old = f->nslots;
+
+	f->base = buf;
+	f->data = buf + BLOOM_HEADER_SIZE;
+	f->nslots = nslots;
+	if (nslots > old)
+		memset(f->data + 8 * old, 0, 8 * (nslots - old));
+	bloom_write_header(f);
 }
 
 /*
@@ -132,13 +181,7 @@ bloom_hashlist_append(BloomFilter *f, const uint8_t *src, uint64_t n,
 	{
 		uint64_t	held = f->nhashes;
 
-		nslots = f->nslots + f->nslots / 2;
-		if (nslots < total)
-			nslots = total;
-		if (nslots < BLOOM_HASHLIST_MIN_SLOTS)
-			nslots = BLOOM_HASHLIST_MIN_SLOTS;
-		if (nslots > BLOOM_MAX_SLOTS)
-			nslots = BLOOM_MAX_SLOTS;
+		nslots = bloom_hashlist_grown_slots(f, n, *limit);
 		if ((st = hashlist_copy(f, nslots, total, a)) != BLOOM_OK)
 			return st;
 		memcpy(f->data, old, held * 8);

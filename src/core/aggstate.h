@@ -45,6 +45,9 @@ extern const BloomOps bloom_sparse_ops;
 extern size_t bloom_hashlist_size(uint64_t nslots);
 extern void bloom_init_hashlist(uint8_t *buf, uint64_t nslots,
 								uint64_t capacity, double fpr, uint64_t seed);
+extern uint64_t bloom_hashlist_grown_slots(const BloomFilter *f, uint64_t n,
+										   uint64_t limit);
+extern void bloom_hashlist_rebase(BloomFilter *f, uint8_t *buf, uint64_t nslots);
 extern BloomStatus bloom_decode_hashlist_any(const uint8_t *buf, size_t len,
 											 BloomFilter *f);
 extern BloomStatus bloom_hashlist_trim(BloomFilter *f, unsigned maxcopies,

@@ -51,8 +51,21 @@ bloom_estimate_distinct(const uint8_t *hashes_le, uint64_t n, uint8_t *scratch,
 				scratch[bit >> 3] |= (uint8_t) (1u << (bit & 7));
 			}
 		}
-		for (uint64_t i = 0; i < mbits / 8; i++)
-			set += __builtin_popcount(scratch[i]);
+		{
+			uint64_t	nbytes = mbits / 8,
+						i = 0;
+
+			/* eight bytes a step, then the rest */
+			for (; i + 8 <= nbytes; i += 8)
+			{
+				uint64_t	w;
+
+				memcpy(&w, scratch + i, 8);
+				set += (uint64_t) __builtin_popcountll(w);
+			}
+			for (; i < nbytes; i++)
+				set += (uint64_t) __builtin_popcount(scratch[i]);
+		}
 		if (set >= mbits)
 			return (double) n;
 		return -(double) mbits * log1p(-(double) set / mbits);

@@ -14,8 +14,11 @@
 #include "bloomtype.h"
 
 #include "catalog/pg_type.h"
+#include "nodes/execnodes.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/primnodes.h"
+#include "utils/expandeddatum.h"
+#include "utils/memutils.h"
 
 MemoryContext
 bt_agg_context(FunctionCallInfo fcinfo, const char *fname)
@@ -29,20 +32,161 @@ bt_agg_context(FunctionCallInfo fcinfo, const char *fname)
 	return aggcxt;
 }
 
-/*
- * A state argument as a plain varlena (4-byte header, not toasted).  A
- * state an aggregate built always is; anything else is copied into the
- * current memory context and the caller returns the copy, which the
- * executor moves into the aggregate context.
+/* ---------------------------------------------------------------------
+ * Expanded states
+ *
+ * A state that grows by copying (a hash list of millions of hashes) is
+ * kept as an expanded object (utils/expandeddatum.h) in a memory context of
+ * its own under the aggregate context: the executor keeps a read-write
+ * expanded transition value as it is (a flat one it copies whenever the
+ * transition returns a new pointer), and the state's one flat value grows
+ * with repalloc, which for a large chunk is realloc: the kernel moves the
+ * pages instead of copying them.  Wherever the state leaves the aggregate
+ * (a partial state sent to the leader, the result of an aggregate without
+ * a final function) PostgreSQL flattens it: the value is the flat one,
+ * byte for byte.
+ * ---------------------------------------------------------------------
  */
-struct varlena *
-bt_plain_state(Datum d)
+
+static Size
+exp_get_flat_size(ExpandedObjectHeader *eohptr)
+{
+	return VARSIZE(((BtExpState *) eohptr)->flat);
+}
+
+static void
+exp_flatten_into(ExpandedObjectHeader *eohptr, void *result, Size allocated_size)
+{
+	BtExpState *es = (BtExpState *) eohptr;
+
+	Assert(allocated_size == VARSIZE(es->flat));
+	memcpy(result, es->flat, allocated_size);
+}
+
+static const ExpandedObjectMethods bt_exp_methods = {
+	exp_get_flat_size,
+	exp_flatten_into
+};
+
+/*
+ * May this call keep its state as an expanded object?  Only when PostgreSQL
+ * calls it from an aggregate or window node, which gives the call its
+ * expression and keeps a read-write expanded transition value whose context
+ * is a child of the aggregate context.  A caller without an expression
+ * (Citus's worker_partial_agg and coord_combine_agg call the functions so)
+ * may copy what it is given without freeing the object; it keeps plain
+ * states, as before.
+ */
+bool
+bt_exp_allowed(FunctionCallInfo fcinfo)
+{
+	return fcinfo->flinfo != NULL && fcinfo->flinfo->fn_expr != NULL &&
+		fcinfo->context != NULL &&
+		(IsA(fcinfo->context, AggState) || IsA(fcinfo->context, WindowAggState));
+}
+
+/* The expanded state of ours d points to (read-write or not), else NULL */
+BtExpState *
+bt_exp_state(Datum d)
 {
 	struct varlena *v = (struct varlena *) DatumGetPointer(d);
+	ExpandedObjectHeader *eoh;
 
-	if (VARATT_IS_EXTENDED(v))
-		v = PG_DETOAST_DATUM_COPY(d);
-	return v;
+	if (!VARATT_IS_EXTERNAL_EXPANDED(v))
+		return NULL;
+	eoh = DatumGetEOHP(d);
+	return eoh->eoh_methods == &bt_exp_methods ? (BtExpState *) eoh : NULL;
+}
+
+/*
+ * A new expanded state holding a copy of the plain state v, in a context
+ * of its own under aggcxt (the aggregate context: the executor keeps it as
+ * the transition value without copying it, and frees it with that context)
+ */
+BtExpState *
+bt_exp_state_new(const struct varlena *v, MemoryContext aggcxt)
+{
+	MemoryContext cxt = AllocSetContextCreate(aggcxt, "bloomtype aggregate state",
+											  ALLOCSET_SMALL_SIZES);
+	BtExpState *es = MemoryContextAlloc(cxt, sizeof(BtExpState));
+
+	EOH_init_header(&es->hdr, &bt_exp_methods, cxt);
+	es->flat = MemoryContextAlloc(cxt, VARSIZE(v));
+	memcpy(es->flat, v, VARSIZE(v));
+	return es;
+}
+
+/*
+ * The plain hash list state v, decoded as f, as a new expanded state (a
+ * copy, which f then describes; the executor frees v when the transition
+ * returns the expanded state)
+ */
+BtExpState *
+bt_exp_state_adopt(const struct varlena *v, BloomFilter *f, MemoryContext aggcxt)
+{
+	BtExpState *es = bt_exp_state_new(v, aggcxt);
+
+	bloom_hashlist_rebase(f, BT_DATA(es->flat), f->nslots);
+	return es;
+}
+
+/*
+ * The expanded state's value is now v, made in its context: the old one is
+ * freed (unless v is the old one, updated in place)
+ */
+void
+bt_exp_state_replace(BtExpState *es, struct varlena *v)
+{
+	if (v != es->flat)
+	{
+		pfree(es->flat);
+		es->flat = v;
+	}
+}
+
+/*
+ * The expanded state's flat value made size bytes long, its bytes kept
+ * (repalloc; a large chunk grows in place or by moving pages); the caller
+ * writes what its length says
+ */
+struct varlena *
+bt_exp_state_resize(BtExpState *es, Size size)
+{
+	es->flat = repalloc(es->flat, size);
+	SET_VARSIZE(es->flat, size);
+	return es->flat;
+}
+
+/*
+ * Makes room in the hash list f, the flat value of the expanded state es,
+ * for n more hashes, growing it in place by the core's rule
+ * (bloom_hashlist_grown_slots).  False when the hashes would pass what a
+ * state holds: then bloom_hashlist_append removes repeats or refuses.
+ */
+bool
+bt_exp_hashlist_room(BtExpState *es, BloomFilter *f, uint64 n, BloomPlan *plan)
+{
+	uint64		limit = BLOOM_HASHLIST_MAX_HASHES;
+	uint64		nslots;
+	struct varlena *v;
+
+	if (f->nslots - f->nhashes >= n)
+		return true;
+	if (bloom_plan_reuse(f->fpr, plan) == BLOOM_OK &&
+		bloom_plan_max_capacity(plan) < limit)
+		limit = bloom_plan_max_capacity(plan);
+	if ((nslots = bloom_hashlist_grown_slots(f, n, limit)) == 0)
+		return false;
+	v = bt_exp_state_resize(es, VARHDRSZ + bloom_hashlist_size(nslots));
+	bloom_hashlist_rebase(f, BT_DATA(v), nslots);
+	return true;
+}
+
+/* bt_plain_state's slow path: a copy of a toasted or short-header state */
+struct varlena *
+bt_plain_state_copy(Datum d)
+{
+	return PG_DETOAST_DATUM_COPY(d);
 }
 
 /*
@@ -182,34 +326,6 @@ bt_hashlist_combine(BloomFilter *f1, const BloomFilter *f2, BloomPlan *plan,
 	bloom_adopt_key_class(f1, f2);
 	bloom_write_header(f1);
 	return s;
-}
-
-/*
- * The parameters of a transition call (state, key [, fpr] | [, capacity,
- * fpr]): capacity 0 and the default rate when the call has none.  NULL
- * parameters are an ERROR.  Returns the number of arguments.
- */
-int
-bt_agg_trans_params(FunctionCallInfo fcinfo, const char *aggname, int64 *capacity,
-					double *fpr)
-{
-	int			nargs = PG_NARGS();
-
-	*capacity = 0;
-	*fpr = BLOOM_DEFAULT_FPR;
-	if (nargs == 3)
-	{
-		bt_param_not_null(fcinfo, 2, aggname, "false-positive rate");
-		*fpr = PG_GETARG_FLOAT8(2);
-	}
-	else if (nargs == 4)
-	{
-		bt_param_not_null(fcinfo, 2, aggname, "capacity");
-		bt_param_not_null(fcinfo, 3, aggname, "false-positive rate");
-		*capacity = PG_GETARG_INT64(2);
-		*fpr = PG_GETARG_FLOAT8(3);
-	}
-	return nargs;
 }
 
 /*

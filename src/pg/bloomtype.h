@@ -19,6 +19,7 @@
 #include "postgres.h"
 #include "fmgr.h"
 #include "miscadmin.h"
+#include "utils/expandeddatum.h"
 
 #include "core.h"
 #include "keytypes.h"
@@ -231,12 +232,27 @@ typedef struct BtValueSlot
 	void	   *percall;		/* decoded per call when nothing is kept */
 } BtValueSlot;
 
+/*
+ * A transition function's state as the last row left it (bt_state_recall):
+ * the state's address and length, a copy of its header, and its decoded
+ * fields, which the row updates in place.
+ */
+typedef struct BtStateMemo
+{
+	const struct varlena *state;	/* NULL: nothing remembered */
+	uint32		size;
+	uint8		header[BLOOM_HEADER_SIZE];
+	BloomFilter f;
+} BtStateMemo;
+
 typedef struct BtCallCache
 {
 	BloomKeyInfo key;			/* the key argument's encoding */
 	bool		key_ready;
 	BloomPlan	plan;			/* the last sizing plan, reused per rate */
 	BtValueSlot slot;			/* argument 0, when it is a filter */
+	bool		agg_checked;	/* called as an aggregate (bt_agg_context) */
+	BtStateMemo memo;			/* a transition's state, the last row's */
 } BtCallCache;
 
 extern BtCallCache *bt_call_cache_init(FunctionCallInfo fcinfo);
@@ -375,7 +391,106 @@ extern Datum bt_batch_probe(FunctionCallInfo fcinfo, const BtBatchProbe *p, BtBa
  */
 
 extern MemoryContext bt_agg_context(FunctionCallInfo fcinfo, const char *fname);
-extern struct varlena *bt_plain_state(Datum d);
+extern struct varlena *bt_plain_state_copy(Datum d);
+
+/* a state kept as an expanded object (src/pg/agg.c) */
+typedef struct BtExpState
+{
+	ExpandedObjectHeader hdr;
+	struct varlena *flat;		/* the state's value, in hdr.eoh_context */
+} BtExpState;
+
+/*
+ * States this large or larger grow as expanded states: a memory context
+ * per state costs less than copying them (smaller ones, as many groups
+ * have, stay plain)
+ */
+#define BT_EXP_MIN_BYTES	(128 * 1024)
+
+extern bool bt_exp_allowed(FunctionCallInfo fcinfo);
+extern BtExpState *bt_exp_state(Datum d);
+extern BtExpState *bt_exp_state_adopt(const struct varlena *v, BloomFilter *f,
+									  MemoryContext aggcxt);
+extern BtExpState *bt_exp_state_new(const struct varlena *v, MemoryContext aggcxt);
+extern struct varlena *bt_exp_state_resize(BtExpState *es, Size size);
+extern void bt_exp_state_replace(BtExpState *es, struct varlena *v);
+extern bool bt_exp_hashlist_room(BtExpState *es, BloomFilter *f, uint64 n,
+								 BloomPlan *plan);
+
+/*
+ * A state argument as a plain varlena (4-byte header, not toasted).  A
+ * state an aggregate built always is; anything else is copied into the
+ * current memory context and the caller returns the copy, which the
+ * executor moves into the aggregate context.  Inline: it runs once a row.
+ */
+static inline struct varlena *
+bt_plain_state(Datum d)
+{
+	struct varlena *v = (struct varlena *) DatumGetPointer(d);
+
+	return VARATT_IS_EXTENDED(v) ? bt_plain_state_copy(d) : v;
+}
+
+/*
+ * bt_agg_context once per call site: the node that calls an FmgrInfo does
+ * not change, so a call site found to be an aggregate's stays one.
+ */
+static inline void
+bt_agg_check_once(FunctionCallInfo fcinfo, BtCallCache *cache, const char *fname)
+{
+	if (!cache->agg_checked)
+	{
+		(void) bt_agg_context(fcinfo, fname);
+		cache->agg_checked = true;
+	}
+}
+
+/*
+ * The transition state v decoded, kept in the call site's memo: when v is
+ * the state the last row of this call site left (same address, length and
+ * header bytes), as that row left it, without validating it again (a
+ * state's decode reads its header and length alone, so equal bytes decode
+ * to equal fields, whatever value now lives at that address); else v
+ * decoded by decode (which raises an ERROR on a bad value).  The caller
+ * updates the fields in place and ends the row with bt_state_remember, or
+ * with bt_state_forget when v is not a state it updated.  Inline: it runs
+ * once a row.
+ */
+static inline BloomFilter *
+bt_state_recall(BtCallCache *cache, const struct varlena *v,
+				void (*decode) (struct varlena *v, BloomFilter *f))
+{
+	BtStateMemo *m = &cache->memo;
+
+	if (m->state != v || VARSIZE(v) != m->size ||
+		memcmp(VARDATA(v), m->header, BLOOM_HEADER_SIZE) != 0)
+	{
+		m->state = NULL;
+		decode((struct varlena *) v, &m->f);
+	}
+	return &m->f;
+}
+
+/*
+ * The state v, whose decoded fields are the memo's, as this row leaves it:
+ * an aggregate state (kinds 2, 3, 7 or 8)
+ */
+static inline void
+bt_state_remember(BtCallCache *cache, const struct varlena *v)
+{
+	BtStateMemo *m = &cache->memo;
+
+	Assert(m->f.base == (const uint8 *) VARDATA(v));
+	m->state = v;
+	m->size = VARSIZE(v);
+	bloom_state_header_copy(&m->f, m->header);
+}
+
+static inline void
+bt_state_forget(BtCallCache *cache)
+{
+	cache->memo.state = NULL;
+}
 extern struct varlena *bt_copy_into(struct varlena *v, MemoryContext cxt);
 extern struct varlena *bt_light_push(BloomFilter *f, struct varlena *state, uint64 h,
 									 const char *aggname);
@@ -401,8 +516,38 @@ extern struct varlena *bt_hashlist_combine(BloomFilter *f1, const BloomFilter *f
 extern void bt_param_not_null(FunctionCallInfo fcinfo, int argno, const char *aggname,
 							  const char *what);
 extern bool bt_is_empty_state(FunctionCallInfo fcinfo, int argno);
-extern int	bt_agg_trans_params(FunctionCallInfo fcinfo, const char *aggname,
-								int64 *capacity, double *fpr);
+
+/*
+ * The parameters of a transition call (state, key [, fpr] | [, capacity,
+ * fpr]): capacity 0 and the default rate when the call has none.  NULL
+ * parameters are an ERROR.  Returns the number of arguments.  Inline: it
+ * runs once a row.
+ */
+static inline int
+bt_agg_trans_params(FunctionCallInfo fcinfo, const char *aggname, int64 *capacity,
+					double *fpr)
+{
+	int			nargs = PG_NARGS();
+
+	*capacity = 0;
+	*fpr = BLOOM_DEFAULT_FPR;
+	if (nargs == 3)
+	{
+		if (PG_ARGISNULL(2))
+			bt_param_not_null(fcinfo, 2, aggname, "false-positive rate");
+		*fpr = PG_GETARG_FLOAT8(2);
+	}
+	else if (nargs == 4)
+	{
+		if (PG_ARGISNULL(2))
+			bt_param_not_null(fcinfo, 2, aggname, "capacity");
+		if (PG_ARGISNULL(3))
+			bt_param_not_null(fcinfo, 3, aggname, "false-positive rate");
+		*capacity = PG_GETARG_INT64(2);
+		*fpr = PG_GETARG_FLOAT8(3);
+	}
+	return nargs;
+}
 extern int	bt_agg_const_params(FunctionCallInfo fcinfo, int64 *capacity, double *fpr);
 
 #endif							/* BLOOMTYPE_H */
