@@ -191,7 +191,11 @@ bloom_hashlist_append(BloomFilter *f, const uint8_t *src, uint64_t n,
 	return BLOOM_OK;
 }
 
-/* Version 1 only, no flags; no bits: no k or block size, no capacity */
+/*
+ * Version 1 only, no flags; no bits: no k or block size, no capacity.
+ * Reads the header and the length only: bloom_agg's transition memo
+ * (bt_state_recall) relies on it.
+ */
 static BloomStatus
 hashlist_decode(const uint8_t *buf, size_t len, BloomFilter *f)
 {
@@ -371,6 +375,8 @@ bloom_flush_pending(BloomFilter *f)
  * Version 1: no flags; version 2: planned as a scalable filter's first
  * layer (SCALABLE_STATE), whose rate a scalable filter must be able to
  * have.
+ * Reads the header and the length only: bloom_agg's transition memo
+ * (bt_state_recall) relies on it.
  */
 static BloomStatus
 buffered_decode(const uint8_t *buf, size_t len, BloomFilter *f)

@@ -201,11 +201,12 @@ bloom_insert_many(BloomFilter *f, const uint8_t *hashes_le, uint64_t n,
 
 /*
  * Bit by bit, eight bytes at a time (unaligned loads through memcpy: a
- * varlena's data is not aligned), a megabyte between cancel checks
+ * varlena's data is not aligned), a megabyte between cancel checks; one
+ * body for union and intersection, specialised by the constant intersect
  */
-void
-bloom_union_bits(uint8_t *dst, const uint8_t *src, uint64_t nbytes,
-				 const BloomCancel *c)
+static inline void
+combine_bits(uint8_t *dst, const uint8_t *src, uint64_t nbytes,
+			 const BloomCancel *c, bool intersect)
 {
 	for (uint64_t off = 0; off < nbytes; off += BLOOM_CANCEL_BYTES)
 	{
@@ -220,37 +221,26 @@ bloom_union_bits(uint8_t *dst, const uint8_t *src, uint64_t nbytes,
 
 			memcpy(&x, dst + i, 8);
 			memcpy(&y, src + i, 8);
-			x |= y;
+			x = intersect ? x & y : x | y;
 			memcpy(dst + i, &x, 8);
 		}
 		for (; i < end; i++)
-			dst[i] |= src[i];
+			dst[i] = intersect ? dst[i] & src[i] : dst[i] | src[i];
 	}
+}
+
+void
+bloom_union_bits(uint8_t *dst, const uint8_t *src, uint64_t nbytes,
+				 const BloomCancel *c)
+{
+	combine_bits(dst, src, nbytes, c, false);
 }
 
 void
 bloom_intersect_bits(uint8_t *dst, const uint8_t *src, uint64_t nbytes,
 					 const BloomCancel *c)
 {
-	for (uint64_t off = 0; off < nbytes; off += BLOOM_CANCEL_BYTES)
-	{
-		uint64_t	end = nbytes - off < BLOOM_CANCEL_BYTES ? nbytes : off + BLOOM_CANCEL_BYTES;
-		uint64_t	i = off;
-
-		bloom_cancel_check(c);
-		for (; i + 8 <= end; i += 8)
-		{
-			uint64_t	x,
-						y;
-
-			memcpy(&x, dst + i, 8);
-			memcpy(&y, src + i, 8);
-			x &= y;
-			memcpy(dst + i, &x, 8);
-		}
-		for (; i < end; i++)
-			dst[i] &= src[i];
-	}
+	combine_bits(dst, src, nbytes, c, true);
 }
 
 /* ---------------------------------------------------------------------

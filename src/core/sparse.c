@@ -205,6 +205,8 @@ bloom_sparse_append(BloomFilter *f, const uint8_t *src, uint64_t n, const BloomA
  * Version 4 only (bloom_decode checks).  The fields kind 3 has, checked as
  * kind 3 checks them, and the hashes: whole slots, at most the limit, the
  * hashes in use among them and counted as rows.
+ * Reads the header and the length only: bloom_agg's transition memo
+ * (bt_state_recall) relies on it.
  */
 static BloomStatus
 sparse_decode(const uint8_t *buf, size_t len, BloomFilter *f)

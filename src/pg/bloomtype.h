@@ -468,6 +468,22 @@ bt_state_recall(BtCallCache *cache, const struct varlena *v,
 		m->state = NULL;
 		decode((struct varlena *) v, &m->f);
 	}
+#ifdef USE_ASSERT_CHECKING
+	else
+	{
+		/*
+		 * A hit is sound only while decoding a state reads no more than its
+		 * header and length (the decoders of kinds 2, 3, 7 and 8): check it
+		 */
+		BloomFilter again;
+
+		decode((struct varlena *) v, &again);
+		Assert(again.kind == m->f.kind && again.nhashes == m->f.nhashes &&
+			   again.nslots == m->f.nslots && again.npending == m->f.npending &&
+			   again.nblocks == m->f.nblocks && again.nitems == m->f.nitems &&
+			   again.data == m->f.data);
+	}
+#endif
 	return &m->f;
 }
 
