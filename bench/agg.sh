@@ -8,7 +8,8 @@
 # at, in a database of its own (bloomtype_aggbench, made on first use with
 # bloomtype and hll, and a table of --rows bigint keys spread by a prime,
 # as bench/data.sql's users); --own starts a throwaway cluster
-# (pg_virtualenv) instead.  Needs postgresql-15-hll.
+# (pg_virtualenv) instead.  Builds and installs bloomtype, and installs
+# postgresql-15-hll from Debian when it is missing.
 #
 # Cases: count(*) (the scan), sum(id) (a transition), hll_add_agg of the
 # key's hash, bloom_agg(id, rows, 0.01) and bloom_agg(id); each serial
@@ -39,6 +40,16 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ "$turns" -ge 3 ] || { echo "at least 3 turns" >&2; exit 2; }
+
+# builds and installs bloomtype, and installs postgresql-15-hll (Debian's)
+if [ -z "${inner:-}" ]; then
+    bash scripts/build.sh
+    if ! dpkg -s postgresql-15-hll >/dev/null 2>&1; then
+        SUDO=""
+        [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+        $SUDO apt-get update -qq && $SUDO apt-get install -y -qq postgresql-15-hll >/dev/null
+    fi
+fi
 
 if [ -n "$own" ] && [ -z "${inner:-}" ]; then
     exec pg_virtualenv -v 15 -o shared_buffers=1GB -o jit=off -o max_worker_processes=8 \
