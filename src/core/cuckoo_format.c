@@ -345,15 +345,16 @@ plan_sub(const CuckooPlan *p, unsigned i, CuckooSub *s)
 	s->tkey = 0;
 }
 
-/* A new, empty filter of one sub-filter from a; parameters as cuckoo_plan */
-BloomStatus
-cuckoo_new(uint64_t capacity, double fpr, unsigned b, unsigned max_kicks,
-		   unsigned expansion, const BloomAlloc *a, CuckooFilter *out)
+/*
+ * The parameters and first sub-filter of a new filter into out, as
+ * cuckoo_new and ck_new_simulated both start (no memory yet)
+ */
+static BloomStatus
+ck_init_first(uint64_t capacity, double fpr, unsigned b, unsigned max_kicks,
+			  unsigned expansion, CuckooFilter *out)
 {
 	CuckooPlan	p;
 	BloomStatus st;
-	size_t		size;
-	uint8_t    *buf;
 
 	if (max_kicks < 1 || max_kicks > CUCKOO_MAX_KICKS)
 		return BLOOM_E_PARAMS;
@@ -366,6 +367,20 @@ cuckoo_new(uint64_t capacity, double fpr, unsigned b, unsigned max_kicks,
 	out->n0 = p.n0;
 	out->nsubs = 1;
 	plan_sub(&p, 0, &out->subs[0]);
+	return BLOOM_OK;
+}
+
+/* A new, empty filter of one sub-filter from a; parameters as cuckoo_plan */
+BloomStatus
+cuckoo_new(uint64_t capacity, double fpr, unsigned b, unsigned max_kicks,
+		   unsigned expansion, const BloomAlloc *a, CuckooFilter *out)
+{
+	BloomStatus st;
+	size_t		size;
+	uint8_t    *buf;
+
+	if ((st = ck_init_first(capacity, fpr, b, max_kicks, expansion, out)) != BLOOM_OK)
+		return st;
 	size = cuckoo_value_size(out);
 	if ((buf = bloom_alloc_value(a, size)) == NULL)
 		return BLOOM_E_NOMEM;
@@ -390,22 +405,12 @@ BloomStatus
 ck_new_simulated(uint64_t capacity, double fpr, unsigned b, unsigned max_kicks,
 				 unsigned expansion, CkTable *t, const BloomAlloc *a, CuckooFilter *out)
 {
-	CuckooPlan	p;
 	BloomStatus st;
 	size_t		size = CUCKOO_HEAD_SIZE + CUCKOO_MAX_SUBS * CUCKOO_DESC_SIZE;
 	uint8_t    *buf;
 
-	if (max_kicks < 1 || max_kicks > CUCKOO_MAX_KICKS)
-		return BLOOM_E_PARAMS;
-	if ((st = cuckoo_plan(capacity, fpr, b, expansion, &p)) != BLOOM_OK)
+	if ((st = ck_init_first(capacity, fpr, b, max_kicks, expansion, out)) != BLOOM_OK)
 		return st;
-	memset(out, 0, sizeof(*out));
-	out->b = b;
-	out->max_kicks = max_kicks;
-	out->expansion = expansion;
-	out->n0 = p.n0;
-	out->nsubs = 1;
-	plan_sub(&p, 0, &out->subs[0]);
 	out->subs[0].table = t;
 	out->subs[0].tkey = UINT64_C(1) << 40;
 	if ((buf = bloom_alloc_scratch(a, size)) == NULL)
