@@ -248,21 +248,6 @@ bloom_intersect_bits(uint8_t *dst, const uint8_t *src, uint64_t nbytes,
  * ---------------------------------------------------------------------
  */
 
-static inline int
-block_popcount(const uint8_t *blk)
-{
-	int			n = 0;
-
-	for (int w = 0; w < BLOOM_BLOCK_BYTES / 8; w++)
-	{
-		uint64_t	v;
-
-		memcpy(&v, blk + 8 * w, 8);
-		n += __builtin_popcountll(v);
-	}
-	return n;
-}
-
 uint64_t
 bloom_layer_bits_set(const BloomLayer *l, const BloomCancel *c)
 {
@@ -271,7 +256,7 @@ bloom_layer_bits_set(const BloomLayer *l, const BloomCancel *c)
 	for (uint64_t b = 0; b < l->nblocks; b++)
 	{
 		bloom_cancel_point(c, b);
-		n += block_popcount(l->data + b * BLOOM_BLOCK_BYTES);
+		n += bloom_block_popcount(l->data + b * BLOOM_BLOCK_BYTES);
 	}
 	return n;
 }
@@ -291,7 +276,7 @@ bloom_layer_estimate_items(const BloomLayer *l, const BloomCancel *c)
 
 	for (uint64_t b = 0; b < l->nblocks; b++)
 	{
-		double		x = block_popcount(l->data + b * BLOOM_BLOCK_BYTES);
+		double		x = bloom_block_popcount(l->data + b * BLOOM_BLOCK_BYTES);
 
 		bloom_cancel_point(c, b);
 		if (x >= B)
@@ -313,7 +298,7 @@ bloom_layer_estimate_fpr(const BloomLayer *l, const BloomCancel *c)
 
 	for (uint64_t b = 0; b < l->nblocks; b++)
 	{
-		double		x = block_popcount(l->data + b * BLOOM_BLOCK_BYTES);
+		double		x = bloom_block_popcount(l->data + b * BLOOM_BLOCK_BYTES);
 
 		bloom_cancel_point(c, b);
 		total += pow(x / B, l->k);

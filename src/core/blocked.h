@@ -110,6 +110,22 @@ bloom_block_set(uint8_t *blk, int k, uint64_t h)
 	return changed != 0;
 }
 
+/* Bits set in one 64-byte block (popcount does not care about byte order) */
+static inline int
+bloom_block_popcount(const uint8_t *blk)
+{
+	int			n = 0;
+
+	for (int w = 0; w < BLOOM_BLOCK_BYTES / 8; w++)
+	{
+		uint64_t	x;
+
+		memcpy(&x, blk + 8 * w, 8);
+		n += __builtin_popcountll(x);
+	}
+	return n;
+}
+
 /*
  * All k bits are tested, without an early exit: for an absent key the
  * first clear bit comes at a random probe, and the mispredicted branch

@@ -275,16 +275,6 @@ counting_light_count(const BloomFilter *f, uint64_t h)
 	return counting_cells_count(blk + BLOOM_BLOCK_BYTES, f->k, cells);
 }
 
-static unsigned
-light_popcount(const uint8_t *blk)
-{
-	unsigned	n = 0;
-
-	for (int i = 0; i < BLOOM_BLOCK_BYTES; i += 8)
-		n += (unsigned) __builtin_popcountll(bloom_get_le64(blk + i));
-	return n;
-}
-
 /*
  * counting_describe of the filter the sorted light state f stands for: the
  * sums of counting_describe (and of bloom_layer_estimate_items and
@@ -327,7 +317,7 @@ counting_light_describe(const BloomFilter *f, CountingInfo *info,
 			if (v > info->max_counter)
 				info->max_counter = v;
 		}
-		x = light_popcount(blk);
+		x = bloom_block_popcount(blk);
 		rate += pow(x / B, f->k);
 		if (x >= B)
 			x = B - 0.5;

@@ -46,21 +46,6 @@ blockno_at(const BloomLightView *v, uint64_t i)
 	return b;
 }
 
-static inline int
-popcount_block(const uint8_t *blk)
-{
-	int			n = 0;
-
-	for (int w = 0; w < BLOOM_BLOCK_BYTES / 8; w++)
-	{
-		uint64_t	x;
-
-		memcpy(&x, blk + 8 * w, 8);
-		n += __builtin_popcountll(x);
-	}
-	return n;
-}
-
 bool
 bloom_is_light_view(const uint8_t *buf, size_t n)
 {
@@ -89,7 +74,7 @@ view_estimates(BloomLightView *v)
 	v->bits_set = 0;
 	for (uint64_t i = 0; i < v->nset; i++)
 	{
-		double		x = popcount_block(v->blocks + i * BLOOM_BLOCK_BYTES);
+		double		x = bloom_block_popcount(v->blocks + i * BLOOM_BLOCK_BYTES);
 
 		v->bits_set += (uint64_t) x;
 		fpr += pow(x / B, v->k);
