@@ -7,17 +7,6 @@
  */
 #include "unit.h"
 
-static uint64_t
-rng(uint64_t *s)
-{
-	/* splitmix64 (Steele, Lea and Flood 2014) */
-	uint64_t	z = (*s += 0x9E3779B97F4A7C15ULL);
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-	return z ^ (z >> 31);
-}
-
 /* Every header field the readers see, the filter's against the view's */
 static void
 same_header(const BloomFilter *m, const BloomFilter *h)

@@ -42,6 +42,17 @@ extern BloomStatus append(BloomFilter *f, const uint8_t *src, uint64_t n,
 						  BloomPlan *plan, const BloomAlloc *a,
 						  uint64_t *distinct, uint64_t *limit);
 
+/* The tests' random numbers: splitmix64 (Steele, Lea and Flood 2014) */
+static inline uint64_t
+rng(uint64_t *s)
+{
+	uint64_t	z = (*s += 0x9E3779B97F4A7C15ULL);
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+	return z ^ (z >> 31);
+}
+
 /* An empty blocked filter (kind 1, version 1, seed 0) from malloc */
 static inline uint8_t *
 make_filter(uint64_t capacity, double fpr, BloomFilter *f, size_t *len)
