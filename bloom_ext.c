@@ -14,7 +14,6 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "postgres.h"
-#include "fmgr.h"
+#include "pgcompat.h"
 
-PG_MODULE_MAGIC;
+BT_MODULE_MAGIC;

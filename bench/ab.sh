@@ -31,22 +31,24 @@ while [ $# -gt 0 ]; do
         *) echo "usage: bench/ab.sh [--base REV] [--rows N] [--reps N]" >&2; exit 2 ;;
     esac
 done
-export PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
+# the PostgreSQL to run on: BLOOMTYPE_PG=15 (default) or 18 (bench/pg.sh)
+source bench/pg.sh
 
 if [ -z "${inner:-}" ]; then
-    bash scripts/build.sh
+    bench_pg_select
     work=$(mktemp -d /tmp/bloomtype-ab.XXXXXX)
     trap 'git worktree remove --force "$work/base" 2>/dev/null; rm -rf "$work"' EXIT
     chmod 755 "$work"
     git worktree add --detach "$work/base" "$base" >/dev/null
     make -s -C "$work/base" PG_CONFIG="$PG_CONFIG" >/dev/null
     cp "$work/base/bloomtype.so" "$work/base.so"
-    cp bloomtype.so "$work/head.so"
+    if [ "$BENCH_PG" = 15 ]; then cp bloomtype.so "$work/head.so"
+    else cp bench/out/build18/bloomtype.so "$work/head.so"; fi
     echo "base: $(git rev-parse --short "$base")  head: working tree  rows: $rows  reps: $reps"
     # nothing preloaded: a library loaded into every backend would answer
     # for the other's internal calls (PostgreSQL 15 exports every symbol)
-    AB_DIR=$work pg_virtualenv -v 15 -o shared_preload_libraries= -o shared_buffers=2GB \
-        -o jit=off -o max_worker_processes=8 -o max_parallel_workers=4 -o work_mem=64MB \
+    AB_DIR=$work bench_pgenv shared_buffers=2GB \
+        jit=off max_worker_processes=8 max_parallel_workers=4 work_mem=64MB -- \
         bash bench/ab.sh --inner --rows "$rows" --reps "$reps"
     exit 0
 fi

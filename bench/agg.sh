@@ -42,8 +42,11 @@ done
 [ "$turns" -ge 3 ] || { echo "at least 3 turns" >&2; exit 2; }
 
 # builds and installs bloomtype, and installs postgresql-15-hll (Debian's)
+# the PostgreSQL to run on: BLOOMTYPE_PG=15 (default) or 18 (bench/pg.sh;
+# Debian has no hll for 18: the hll baseline needs 15)
+source bench/pg.sh
 if [ -z "${inner:-}" ]; then
-    bash scripts/build.sh
+    bench_pg_select
     if ! dpkg -s postgresql-15-hll >/dev/null 2>&1; then
         SUDO=""
         [ "$(id -u)" -ne 0 ] && SUDO="sudo"
@@ -52,9 +55,10 @@ if [ -z "${inner:-}" ]; then
 fi
 
 if [ -n "$own" ] && [ -z "${inner:-}" ]; then
-    exec pg_virtualenv -v 15 -o shared_buffers=1GB -o jit=off -o max_worker_processes=8 \
-        -o max_parallel_workers=4 -o work_mem=64MB \
+    bench_pgenv shared_buffers=1GB jit=off max_worker_processes=8 \
+        max_parallel_workers=4 work_mem=64MB -- \
         bash bench/agg.sh --inner --rows "$rows" --turns "$turns"
+    exit $?
 fi
 
 db=bloomtype_aggbench

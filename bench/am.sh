@@ -3,7 +3,11 @@
 # every figure against a baseline measured in the same run.
 #
 #   bash bench/am.sh [--quick] [--rows N] [--big N|0] [--secs S] [--reps R]
-#                    [--clients "2 8"] [--port P] [--keep]
+#                    [--clients "2 8"] [--port P] [--keep] [--pg 15|18]
+#
+#  --pg: the PostgreSQL to run on (default 15, or BLOOMTYPE_PG; 18 is built
+#  once per machine by scripts/pg18.sh: bench/pg.sh).  bench/versions.sh
+#  runs the per-request check and the inserts on 15 and 18 side by side.
 #
 #  1. per-request check (pgbench -M prepared): bloom_index_contains against
 #     a primary-key EXISTS on the same table, the round trip alone, the
@@ -27,7 +31,7 @@
 # 5, bulk probes 15; --reps R sets the first two), in an order rotated each
 # turn (the machines are shared and noisy); the report gives medians, and
 # ratios as the median over the turns of the ratio within a turn.  It needs
-# the extension installed (bash scripts/build.sh).
+# the extension installed (bench_pg_select does it).
 #
 # It starts its own throwaway cluster (initdb in /tmp, default settings but
 # shared_buffers = 512MB; the socket in /tmp) and, where
@@ -64,12 +68,15 @@ while [ $# -gt 0 ]; do
         --clients) clients=$2; shift 2 ;;
         --port) port=$2; shift 2 ;;
         --keep) keep=1; shift ;;
+        --pg) BLOOMTYPE_PG=$2; shift 2 ;;
         *) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
     esac
 done
 cmdline="bash bench/am.sh${args[*]:+ ${args[*]}}"
 
-bin=/usr/lib/postgresql/15/bin
+source bench/pg.sh
+bench_pg_select
+bin=$PG_BIN
 export PATH=$bin:$PATH
 out=$repo/bench/out/am
 mkdir -p "$out"
@@ -85,8 +92,6 @@ AS=(); [ "$(id -u)" -eq 0 ] && AS=(runuser -u postgres --)
 log() { printf '%s == %s\n' "$(date +%T)" "$*" >&2; }
 calc() { awk "BEGIN { printf \"%.${2:-2}f\", $1 }"; }
 
-[ -f /usr/share/postgresql/15/extension/bloomtype--1.3.sql ] ||
-    { echo "bloomtype 1.3 is not installed: run bash scripts/build.sh first" >&2; exit 1; }
 
 # ---------------------------------------------------------------- cluster
 export PGHOST=/tmp PGPORT=$port PGUSER=postgres PGDATABASE=postgres

@@ -30,6 +30,10 @@ while [ $# -gt 0 ]; do
         *) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
     esac
 done
+if [ "${BLOOMTYPE_PG:-15}" != 15 ]; then
+    echo "bench/citus.sh: Citus 13.2.2 is built for PostgreSQL 15 only (BLOOMTYPE_PG=${BLOOMTYPE_PG})"
+    exit 0
+fi
 line=$(bash scripts/citus.sh ensure | tail -1)
 case "$line" in
     "citus: install_path "*) bin=${line#citus: install_path }/bin ;;

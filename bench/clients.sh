@@ -35,6 +35,9 @@ while [ $# -gt 0 ]; do
         *) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
     esac
 done
+# the PostgreSQL to run on: BLOOMTYPE_PG=15 (default) or 18 (bench/pg.sh)
+source bench/pg.sh
+bench_pg_select
 out=bench/out/clients
 mkdir -p "$out"
 pgdata=/tmp/bloomtype-clients-$port
@@ -42,14 +45,14 @@ AS=(); [ "$(id -u)" -eq 0 ] && AS=(runuser -u postgres --)
 export PGHOST=/tmp PGPORT=$port PGUSER=postgres PGDATABASE=postgres
 cleanup()
 {
-    "${AS[@]}" /usr/lib/postgresql/15/bin/pg_ctl -D "$pgdata" -m fast -w stop >/dev/null 2>&1 || true
+    "${AS[@]}" "$PG_BIN/pg_ctl" -D "$pgdata" -m fast -w stop >/dev/null 2>&1 || true
     rm -rf "$pgdata"
 }
 trap cleanup EXIT
 cleanup
 mkdir -p "$pgdata"
 [ "$(id -u)" -eq 0 ] && chown postgres: "$pgdata"
-PATH=/usr/lib/postgresql/15/bin:$PATH
+PATH=$PG_BIN:$PATH
 "${AS[@]}" env PATH="$PATH" initdb -D "$pgdata" -A trust -U postgres >/dev/null
 "${AS[@]}" env PATH="$PATH" pg_ctl -D "$pgdata" -l "$pgdata/log" -w \
     -o "-p $port -k /tmp -c listen_addresses='' -c shared_buffers=512MB" start >/dev/null

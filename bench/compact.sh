@@ -9,8 +9,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -z "${PGHOST:-}${PGPORT:-}" ] && [ -z "${BENCH_IN_VENV:-}" ]; then
-    bash scripts/build.sh
-    exec env BENCH_IN_VENV=1 pg_virtualenv -v 15 bash "$0" "$@"
+    # the PostgreSQL to run on: BLOOMTYPE_PG=15 (default) or 18 (bench/pg.sh)
+    source bench/pg.sh
+    bench_pg_select
+    BENCH_IN_VENV=1 bench_pgenv -- bash "$0" "$@"
+    exit
 fi
 B7='\x424c4d460407010100000000070902000000000000000000e8030000000000007b14ae47e17a843f0000000000000000cfff7f00000000000000000000000000'
 C8='\x424c4d460408010100000000060900000000000000000000e8030000000000007b14ae47e17a843f000000000000000096991900000000000000000000000000'

@@ -30,8 +30,9 @@ while [ $# -gt 0 ]; do
         *) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
     esac
 done
-[ -f /usr/share/postgresql/15/extension/bloomtype--1.4.sql ] ||
-    { echo "bloomtype 1.4 is not installed: run bash scripts/build.sh first" >&2; exit 1; }
+# the PostgreSQL to run on: BLOOMTYPE_PG=15 (default) or 18 (bench/pg.sh)
+source bench/pg.sh
+bench_pg_select
 out=bench/out/forget
 mkdir -p "$out"
 pgdata=/tmp/bloomtype-forget-$port
@@ -46,7 +47,7 @@ trap cleanup EXIT
 cleanup
 mkdir -p "$pgdata"
 [ "$(id -u)" -eq 0 ] && chown postgres: "$pgdata"
-PATH=/usr/lib/postgresql/15/bin:$PATH
+PATH=$PG_BIN:$PATH
 "${AS[@]}" env PATH="$PATH" initdb -D "$pgdata" -A trust -U postgres >/dev/null
 "${AS[@]}" env PATH="$PATH" pg_ctl -D "$pgdata" -l "$pgdata/log" -w \
     -o "-p $port -k /tmp -c listen_addresses='' -c shared_buffers=512MB -c max_parallel_workers_per_gather=0" start >/dev/null

@@ -3,5 +3,7 @@
 # (docs/SCALABLE.md), on a throwaway cluster.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/build.sh
-pg_virtualenv -v 15 psql -X -q -f bench/probe_kinds.sql
+# the PostgreSQL to run on: BLOOMTYPE_PG=15 (default) or 18 (bench/pg.sh)
+source bench/pg.sh
+bench_pg_select
+bench_pgenv -- psql -X -q -f bench/probe_kinds.sql

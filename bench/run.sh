@@ -39,7 +39,9 @@ if [ ${#missing[@]} -gt 0 ]; then
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-bash scripts/build.sh
+# the PostgreSQL to run on: BLOOMTYPE_PG=15 (default) or 18 (bench/pg.sh)
+source bench/pg.sh
+bench_pg_select
 
 out=bench/out
 mkdir -p "$out" docs/perf
@@ -49,8 +51,8 @@ echo "== core microbenchmark"
 "$out/bench_core" "${CORE_MAX_KEYS:-100000000}" "$reps" "$out" | tee "$out/core.tsv"
 
 echo "== SQL benchmark, $rows users"
-pg_virtualenv -v 15 -o shared_buffers=2GB -o jit=off -o max_worker_processes=8 \
-    -o max_parallel_workers=4 -o work_mem=64MB \
+bench_pgenv shared_buffers=2GB jit=off max_worker_processes=8 \
+    max_parallel_workers=4 work_mem=64MB -- \
     bash bench/sql.sh "$rows" "$reps" "$out"
 
 echo "== plots"

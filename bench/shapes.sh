@@ -7,8 +7,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -z "${PGHOST:-}${PGPORT:-}" ] && [ -z "${BENCH_IN_VENV:-}" ]; then
-    bash scripts/build.sh
-    exec env BENCH_IN_VENV=1 pg_virtualenv -v 15 bash "$0" "$@"
+    # the PostgreSQL to run on: BLOOMTYPE_PG=15 (default) or 18 (bench/pg.sh)
+    source bench/pg.sh
+    bench_pg_select
+    BENCH_IN_VENV=1 bench_pgenv -- bash "$0" "$@"
+    exit
 fi
 psql -X -q -f bench/shapes.sql
 echo

@@ -8,6 +8,7 @@
 #      each reader answers alike (clients/*/run-tests.sh agree DIR);
 #   3. the cookbook's guards (clients/*/run-tests.sh guard).
 # Usage: scripts/clients.sh [export DIR | check] [N]
+#   check: with BLOOMTYPE_AGREE_KEEP=DIR, the export is copied into DIR.
 #   export DIR: only build the export (for benchmarks and debugging).
 # Prints one "ok"/"FAILED" line a check, 9 in all (scripts/test.sh counts
 # a missing line as a failure).
@@ -90,6 +91,8 @@ check)
 	trap 'rm -rf "$dir"' EXIT
 	step "test vectors up to date" bash "$here/scripts/vectors.sh" --check
 	step "export of $n keys a filter" export_filters "$dir"
+	# scripts/test.sh compares what two servers exported
+	[ -n "${BLOOMTYPE_AGREE_KEEP:-}" ] && cp "$dir"/* "$BLOOMTYPE_AGREE_KEEP"/
 	for lang in python node go; do
 		step "$lang agrees with the server" bash "$here/clients/$lang/run-tests.sh" agree "$dir"
 	done

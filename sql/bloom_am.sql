@@ -383,21 +383,8 @@ SELECT items, capacity, layers, build_items FROM bloom_index_info('am_grow_1');
 SELECT count(*) FILTER (WHERE NOT bloom_index_contains('am_grow_1', id)) AS false_negatives
   FROM am_grow;
 
--- 12. The planner never uses the index for a scan, not even a partial
--- index whose predicate the query implies
-ANALYZE am_users;
-SET enable_seqscan = off;
-EXPLAIN (COSTS OFF) SELECT * FROM am_users WHERE id = 5;
-EXPLAIN (COSTS OFF) SELECT * FROM am_users WHERE id = 5 AND active;
-EXPLAIN (COSTS OFF) SELECT count(*) FROM am_users WHERE active;
-EXPLAIN (COSTS OFF) SELECT * FROM am_users WHERE lower(email) = 'user5@example.com';
-SET enable_bitmapscan = off;
-EXPLAIN (COSTS OFF) SELECT id FROM am_users WHERE active ORDER BY id;
-RESET enable_bitmapscan;
-RESET enable_seqscan;
--- and the queries return the rows
-SELECT count(*) FROM am_users WHERE id = 5 AND NOT active;
-SELECT count(*) FROM am_users WHERE active;
+-- 12. The planner never uses the index for a scan: bloom_am_plans (its
+-- EXPLAIN output differs between PostgreSQL 15 and 18)
 
 -- 13. Unlogged and temporary tables
 CREATE UNLOGGED TABLE am_unlogged (id bigint);

@@ -297,7 +297,7 @@ bfi_buildempty(Relation index)
 	bfi_init_meta_page(page.data, &m);
 	PageSetChecksumInplace(page.data, BFI_META_BLKNO);
 	smgrwrite(RelationGetSmgr(index), INIT_FORKNUM, BFI_META_BLKNO, page.data, true);
-	log_newpage(&(RelationGetSmgr(index))->smgr_rnode.node, INIT_FORKNUM,
+	log_newpage(BT_SMGR_LOCATOR(RelationGetSmgr(index)), INIT_FORKNUM,
 				BFI_META_BLKNO, page.data, true);
 	smgrimmedsync(RelationGetSmgr(index), INIT_FORKNUM);
 }

@@ -201,5 +201,32 @@ bloom_index_handler(PG_FUNCTION_ARGS)
 	amroutine->aminitparallelscan = NULL;
 	amroutine->amparallelrescan = NULL;
 
+	/*
+	 * What later majors added (makeNode zeroes them; set here so that a
+	 * reader of one major sees every field).  16: an index that only
+	 * summarizes may let HOT updates through; ours holds every key, so
+	 * no.  17: aminsertcleanup is called when a statement closes its
+	 * indexes (a batching aminsert could flush there: issue 24 uses it);
+	 * amcanbuildparallel would have CREATE INDEX launch workers, which an
+	 * access method must then coordinate itself (README, "Supported
+	 * PostgreSQL versions", says why not yet).  18: the fields for
+	 * methods that answer scans, which this one does not.
+	 */
+#if PG_VERSION_NUM >= 160000
+	amroutine->amsummarizing = false;
+#endif
+#if PG_VERSION_NUM >= 170000
+	amroutine->amcanbuildparallel = false;
+	amroutine->aminsertcleanup = NULL;
+#endif
+#if PG_VERSION_NUM >= 180000
+	amroutine->amcanhash = false;
+	amroutine->amconsistentequality = false;
+	amroutine->amconsistentordering = false;
+	amroutine->amgettreeheight = NULL;
+	amroutine->amtranslatestrategy = NULL;
+	amroutine->amtranslatecmptype = NULL;
+#endif
+
 	PG_RETURN_POINTER(amroutine);
 }

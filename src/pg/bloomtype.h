@@ -16,8 +16,7 @@
 #ifndef BLOOMTYPE_H
 #define BLOOMTYPE_H
 
-#include "postgres.h"
-#include "fmgr.h"
+#include "pgcompat.h"
 #include "miscadmin.h"
 #include "utils/expandeddatum.h"
 

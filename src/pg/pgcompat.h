@@ -1,0 +1,61 @@
+/*-------------------------------------------------------------------------
+ *
+ * pgcompat.h
+ *		The one place where the glue meets the differences between the
+ *		PostgreSQL majors it is written for: 15, 16, 17 and 18.
+ *
+ * Only this header and the access method (src/am, for the callbacks a
+ * major adds to IndexAmRoutine) test PG_VERSION_NUM.  15 and 18 are built
+ * and tested; the guards for 16 and 17 follow those versions' release
+ * notes and headers (the varlena macros and RelFileLocator arrived in 16,
+ * aminsertcleanup and amcanbuildparallel in 17) but no 16 or 17 server is
+ * at hand to test them (README, "Supported PostgreSQL versions").
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef BLOOMTYPE_PGCOMPAT_H
+#define BLOOMTYPE_PGCOMPAT_H
+
+#include "postgres.h"
+#include "fmgr.h"
+
+#if PG_VERSION_NUM < 150000 || PG_VERSION_NUM >= 190000
+#error "bloomtype is written for PostgreSQL 15 to 18"
+#endif
+
+/*
+ * 16 moved the varlena macros (VARDATA, VARSIZE, SET_VARSIZE, struct
+ * varatt_external, VARATT_IS_EXTERNAL_ONDISK...) out of postgres.h into
+ * varatt.h, which postgres.h no longer includes.
+ */
+#if PG_VERSION_NUM >= 160000
+#include "varatt.h"
+#endif
+
+/*
+ * 16 renamed RelFileNode to RelFileLocator: an SMgrRelation's physical
+ * address is smgr_rlocator.locator (a RelFileLocator) where 15 has
+ * smgr_rnode.node (a RelFileNode).  log_newpage takes either by pointer.
+ */
+#if PG_VERSION_NUM >= 160000
+#define BT_SMGR_LOCATOR(smgr)	(&(smgr)->smgr_rlocator.locator)
+#else
+#define BT_SMGR_LOCATOR(smgr)	(&(smgr)->smgr_rnode.node)
+#endif
+
+/*
+ * 18 lets a module name itself and its version in its magic block
+ * (pg_get_loaded_modules() reports them).  BLOOMTYPE_VERSION comes from
+ * the Makefile, which reads bloomtype.control's default_version.
+ */
+#ifndef BLOOMTYPE_VERSION
+#error "BLOOMTYPE_VERSION is set by the Makefile"
+#endif
+#if PG_VERSION_NUM >= 180000
+#define BT_MODULE_MAGIC \
+	PG_MODULE_MAGIC_EXT(.name = "bloomtype", .version = BLOOMTYPE_VERSION)
+#else
+#define BT_MODULE_MAGIC PG_MODULE_MAGIC
+#endif
+
+#endif							/* BLOOMTYPE_PGCOMPAT_H */
