@@ -10,7 +10,10 @@
 #     alone;
 #  2. inserts (pgbench, 2 clients): rows one a transaction and 100 a
 #     statement into a table with the bloomfilter index and one without
-#     (the primary key only); one INSERT ... SELECT of 100,000 rows.
+#     (the primary key only); one INSERT ... SELECT of 100,000 rows;
+#  3. CREATE INDEX on users(id): bloomfilter (serial: amcanbuildparallel is
+#     off, README "Supported PostgreSQL versions") against btree (which
+#     builds with max_parallel_maintenance_workers = 2 workers by default).
 #
 # Every case runs R turns (default 5) of S seconds (default 5), the cases
 # and the versions in an order rotated each turn; the same pgbench (15's)
@@ -89,6 +92,14 @@ tps()
     "$bin15/pgbench" -h /tmp -p "${portof[$v]}" -U postgres -n -M prepared -c "$c" -j 1 -T "$secs" "$@" \
         -f "$f" postgres 2>&1 | sed -n 's/^tps = \([0-9.]*\) .*/\1/p'
 }
+build_ms()
+{
+    local v=$1 k=$2 spec
+    case $k in bf) spec="USING bloomfilter (id) WITH (fpr = 0.01)" ;; bt) spec="(id)" ;; esac
+    printf '%s\n' '\timing on' "CREATE INDEX b_$k ON users $spec;" '\timing off' "DROP INDEX b_$k;" |
+        "$bin15/psql" -X -q -At -h /tmp -p "${portof[$v]}" -U postgres -d postgres |
+        sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p'
+}
 bulk_ms()
 {
     local v=$1 k=$2
@@ -100,7 +111,7 @@ bulk_ms()
 
 # the cases: kind|label; each runs on both versions
 cases=("check|floor" "check|pk" "check|bf" "insert|base" "insert|bf"
-       "batch|base" "batch|bf" "bulk|base" "bulk|bf")
+       "batch|base" "batch|bf" "bulk|base" "bulk|bf" "build|bf" "build|bt")
 n=${#cases[@]}
 for ((t = 1; t <= reps; t++)); do
     log "turn $t of $reps"
@@ -112,6 +123,7 @@ for ((t = 1; t <= reps; t++)); do
                 insert) x=$(tps "$v" 2 "$pb/insert_$label.sql") ;;
                 batch) x=$(calc "$(tps "$v" 2 "$pb/insert_batch_$label.sql") * 100" 0) ;;
                 bulk) x=$(bulk_ms "$v" "$label") ;;
+                build) x=$(build_ms "$v" "$label") ;;
             esac
             printf '%s\t%s_%s\t%s\t%s\n' "$v" "$kind" "$label" "$t" "$x" >> "$raw"
         done
@@ -161,6 +173,8 @@ fmt() { awk -v x="$1" 'BEGIN { if (x == "-") print "-"; else printf "%\047.0f", 
     row "insert, 100 rows a statement, bloomfilter index (rows/s)" batch_bf batch_base
     row "one INSERT ... SELECT of $bulkrows rows, no extra index (ms; ratios of rates)" bulk_base bulk_base inv
     row "one INSERT ... SELECT of $bulkrows rows, bloomfilter index (ms; ratios of rates)" bulk_bf bulk_base inv
+    row "CREATE INDEX on users(id), btree, 2 parallel workers allowed (ms; ratios of rates)" build_bt build_bt inv
+    row "CREATE INDEX on users(id), bloomfilter, serial (ms; baseline: btree; ratios of rates)" build_bf build_bt inv
 } > "$out/report.md"
 cat "$out/report.md"
 echo

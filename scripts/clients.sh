@@ -39,8 +39,13 @@ export_filters() {
 			# key by key; a light state through the batch form (one call
 			# materialises it: bloom_contains would do so a key, 0.2 s each
 			# for 500,000 hashes)
-			local probe="SELECT string_agg(CASE WHEN $fn(v.f, key_$keys(g)) THEN '1' ELSE '0' END, '' ORDER BY g)
-			             FROM v, generate_series(0, $n - 1) g"
+			# (OFFSET 0 keeps the answers in a subquery: PostgreSQL 16 and
+			# later sort an ordered aggregate's input rows below it, and
+			# rows of (f, g) would carry the whole value each, a million
+			# copies spilled to disk)
+			local probe="SELECT string_agg(a, '' ORDER BY g)
+			             FROM (SELECT g, CASE WHEN $fn(v.f, key_$keys(g)) THEN '1' ELSE '0' END AS a
+			                     FROM v, generate_series(0, $n - 1) g OFFSET 0) s"
 			case $name in *_light)
 				probe="SELECT string_agg(CASE WHEN a THEN '1' ELSE '0' END, '' ORDER BY o)
 				       FROM v, unnest(${fn}_each(v.f, ARRAY(SELECT key_$keys(g) FROM generate_series(0, $n - 1) g)))
