@@ -46,6 +46,10 @@ done
 # Debian has no hll for 18: the hll baseline needs 15)
 source bench/pg.sh
 if [ -z "${inner:-}" ]; then
+    if [ "${BLOOMTYPE_PG:-15}" != 15 ]; then
+        echo "bench/agg.sh: its baseline, hll_add_agg, is packaged by Debian for PostgreSQL 15 only" >&2
+        exit 2
+    fi
     bench_pg_select
     if ! dpkg -s postgresql-15-hll >/dev/null 2>&1; then
         SUDO=""

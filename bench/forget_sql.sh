@@ -40,7 +40,7 @@ AS=(); [ "$(id -u)" -eq 0 ] && AS=(runuser -u postgres --)
 export PGHOST=/tmp PGPORT=$port PGUSER=postgres PGDATABASE=postgres
 cleanup()
 {
-    "${AS[@]}" pg_ctl -D "$pgdata" -m fast -w stop >/dev/null 2>&1 || true
+    "${AS[@]}" "$PG_BIN/pg_ctl" -D "$pgdata" -m fast -w stop >/dev/null 2>&1 || true
     rm -rf "$pgdata"
 }
 trap cleanup EXIT

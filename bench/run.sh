@@ -41,6 +41,10 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 # the PostgreSQL to run on: BLOOMTYPE_PG=15 (default) or 18 (bench/pg.sh)
 source bench/pg.sh
+if [ "${BLOOMTYPE_PG:-15}" != 15 ]; then
+    echo "bench/run.sh: its SQL part measures against hll, packaged by Debian for PostgreSQL 15 only" >&2
+    exit 2
+fi
 bench_pg_select
 
 out=bench/out

@@ -61,8 +61,10 @@ build() {
         local sudo=""
         [ "$(id -u)" -ne 0 ] && sudo="sudo"
         echo "citus: installing ${missing[*]}"
-        $sudo apt-get update -qq >> "$log" 2>&1
-        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
+        $sudo apt-get -o DPkg::Lock::Timeout=600 update -qq >> "$log" 2>&1
+        # (other stages may run apt at the same time: wait for its lock)
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get -o DPkg::Lock::Timeout=600 \
+            install -y -qq --no-install-recommends \
             "${missing[@]}" >> "$log" 2>&1 || return 1
     fi
     s=$(date +%s)

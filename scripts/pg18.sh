@@ -8,7 +8,9 @@
 #
 # Prints one last line, which scripts/test.sh and the benchmarks read:
 #   pg18: pg_config FILE      the pg_config of the cached build
-#   pg18: skipped (REASON)    no PostgreSQL 18 here
+#   pg18: skipped (REASON)    no PostgreSQL 18 here (no tarball)
+#   pg18: failed (REASON)     the tarball is here but the build failed
+#                             (scripts/test.sh counts it as a failure)
 #
 # Debian 12 carries no PostgreSQL 18 package; a machine whose system has one
 # can point at it with BLOOMTYPE_PG18_CONFIG=/usr/lib/postgresql/18/bin/pg_config.
@@ -20,6 +22,7 @@ TARBALL=$VENDOR/postgresql-18_18.6.orig.tar.bz2
 CONFIGURE=(--enable-tap-tests --with-icu --with-openssl)
 
 skip() { echo "pg18: skipped ($*)"; exit 0; }
+fail() { echo "pg18: failed ($*)"; exit 1; }
 
 key() {
     { sha256sum "$TARBALL" | cut -d' ' -f1; echo "${CONFIGURE[*]}"; } |
@@ -47,8 +50,10 @@ build() {
         local sudo=""
         [ "$(id -u)" -ne 0 ] && sudo="sudo"
         echo "pg18: installing ${missing[*]}"
-        $sudo apt-get update -qq >> "$log" 2>&1
-        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
+        $sudo apt-get -o DPkg::Lock::Timeout=600 update -qq >> "$log" 2>&1
+        # (other stages may run apt at the same time: wait for its lock)
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get -o DPkg::Lock::Timeout=600 \
+            install -y -qq --no-install-recommends \
             "${missing[@]}" >> "$log" 2>&1 || return 1
     fi
     s=$(date +%s)
@@ -79,7 +84,7 @@ case "${1:-ensure}" in
         exec 9> "$C/lock"
         flock 9
         [ -f "$TARBALL" ] || skip "no $TARBALL: PostgreSQL 18 is not tested on this machine"
-        build || skip "build failed: see $C/build.log"
+        build || fail "the build failed: see $C/build.log"
         echo "pg18: pg_config $C/install/bin/pg_config"
         ;;
     *)

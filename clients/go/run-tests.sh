@@ -24,8 +24,8 @@ if [ ${#need[@]} -gt 0 ]; then
 	sudo=""
 	[ "$(id -u)" -eq 0 ] || sudo=sudo
 	# the package lists may be stale on a fresh machine: update, then retry
-	$sudo apt-get install -y -q "${need[@]}" >/dev/null 2>&1 ||
-		{ $sudo apt-get update -q >/dev/null && $sudo apt-get install -y -q "${need[@]}" >/dev/null; }
+	$sudo apt-get -o DPkg::Lock::Timeout=600 install -y -q "${need[@]}" >/dev/null 2>&1 ||
+		{ $sudo apt-get -o DPkg::Lock::Timeout=600 update -q >/dev/null && $sudo apt-get -o DPkg::Lock::Timeout=600 install -y -q "${need[@]}" >/dev/null; }
 fi
 
 export GOPROXY=off GOFLAGS=-mod=mod CGO_ENABLED=1 GO111MODULE=on

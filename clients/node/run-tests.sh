@@ -9,7 +9,7 @@ cd "$(dirname "$0")"
 
 deps() {
   if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-    (apt-get install -y -q nodejs npm || { apt-get update -q && apt-get install -y -q nodejs npm; }) >/dev/null
+    (apt-get -o DPkg::Lock::Timeout=600 install -y -q nodejs npm || { apt-get -o DPkg::Lock::Timeout=600 update -q && apt-get -o DPkg::Lock::Timeout=600 install -y -q nodejs npm; }) >/dev/null
   fi
   # installed as package-lock.json pins them, unless they are there already
   if [ ! -d node_modules/@node-rs/xxhash ] || [ ! -d node_modules/pg ] ||

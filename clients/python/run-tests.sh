@@ -15,9 +15,9 @@ need() {
 	"$py" -c "import $1" 2>/dev/null && return 0
 	local log
 	log=$(mktemp)
-	if ! apt-get install -y -q "$2" >"$log" 2>&1; then
-		apt-get update -q >>"$log" 2>&1 || true
-		if ! apt-get install -y -q "$2" >>"$log" 2>&1; then
+	if ! apt-get -o DPkg::Lock::Timeout=600 install -y -q "$2" >"$log" 2>&1; then
+		apt-get -o DPkg::Lock::Timeout=600 update -q >>"$log" 2>&1 || true
+		if ! apt-get -o DPkg::Lock::Timeout=600 install -y -q "$2" >>"$log" 2>&1; then
 			cat "$log" >&2
 			rm -f "$log"
 			echo "run-tests.sh: could not install $2" >&2
