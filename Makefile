@@ -11,17 +11,21 @@ CORE_SRCS = src/core/format.c src/core/sizing.c src/core/blocked.c \
 	src/core/cuckoo_format.c src/core/cuckoo.c src/core/sparse.c \
 	src/core/counting_light.c src/core/lightview.c src/core/cuckoo_list.c
 CORE_HDRS = $(wildcard $(srcdir)/src/core/*.h)
-# the glue every family shares, then one folder per family
-PG_SRCS = src/pg/keys.c src/pg/memory.c src/pg/cache.c src/pg/io.c \
-	src/pg/batch.c src/pg/agg.c
-BLOOM_SRCS = src/bloom/value.c src/bloom/construct.c src/bloom/funcs.c \
-	src/bloom/batch.c src/bloom/agg.c
-COUNTING_SRCS = src/counting/value.c src/counting/funcs.c src/counting/batch.c \
-	src/counting/agg.c
-CUCKOO_SRCS = src/cuckoo/value.c src/cuckoo/funcs.c src/cuckoo/batch.c src/cuckoo/agg.c
+# the glue every family shares, then one folder per family; every file
+# name is unique (an error's LOCATION keeps only the base name) and its
+# prefix says where it is: glue_, bf_, cb_, cf_, bfi_
+PG_SRCS = src/pg/glue_keys.c src/pg/glue_memory.c src/pg/glue_cache.c \
+	src/pg/glue_io.c src/pg/glue_batch.c src/pg/glue_agg.c
+BLOOM_SRCS = src/bloom/bf_value.c src/bloom/bf_construct.c \
+	src/bloom/bf_funcs.c src/bloom/bf_batch.c src/bloom/bf_agg.c
+COUNTING_SRCS = src/counting/cb_value.c src/counting/cb_funcs.c \
+	src/counting/cb_batch.c src/counting/cb_agg.c
+CUCKOO_SRCS = src/cuckoo/cf_value.c src/cuckoo/cf_funcs.c \
+	src/cuckoo/cf_batch.c src/cuckoo/cf_agg.c
 # the index access method, on its own
-AM_SRCS = src/am/handler.c src/am/pages.c src/am/build.c src/am/insert.c \
-	src/am/validate.c src/am/access.c src/am/route.c src/am/funcs.c
+AM_SRCS = src/am/bfi_handler.c src/am/bfi_pages.c src/am/bfi_build.c \
+	src/am/bfi_insert.c src/am/bfi_validate.c src/am/bfi_access.c \
+	src/am/bfi_route.c src/am/bfi_funcs.c
 
 OBJS = bloom_ext.o $(PG_SRCS:.c=.o) $(BLOOM_SRCS:.c=.o) $(AM_SRCS:.c=.o) \
 	$(COUNTING_SRCS:.c=.o) $(CUCKOO_SRCS:.c=.o) \

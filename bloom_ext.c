@@ -3,14 +3,21 @@
  * bloom_ext.c
  *		The module entry of bloomtype.
  *
- * Where things are (the README's "Source layout" has the full map):
+ * Where things are (the README's "Layout of the source" has the full map):
  *	src/core/	the filter algorithms in plain C, no PostgreSQL: value
  *				format and kind registry, blocked layout and sizing,
  *				scalable layers, aggregate states
- *	src/pg/		glue every family shares: key encodings, memory for the
- *				core, the per-call cache, type I/O and comparison
- *	src/bloom/	the bloomfilter family's SQL-visible functions and
+ *	src/pg/		glue_*.c: glue every family shares: key encodings, memory
+ *				for the core, the per-call cache, type I/O and comparison
+ *	src/bloom/	bf_*.c: the bloomfilter family's SQL-visible functions and
  *				aggregates, and its fragment of the install script
+ *	src/counting/
+ *				cb_*.c: the countingbloom family, laid out the same way
+ *	src/cuckoo/	cf_*.c: the cuckoofilter family, laid out the same way
+ *	src/am/		bfi_*.c: the bloomfilter index access method
+ *
+ * Every C file's name is unique (an error's LOCATION keeps only the base
+ * name) and its prefix says the layer or family it belongs to.
  *
  *-------------------------------------------------------------------------
  */

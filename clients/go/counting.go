@@ -1,7 +1,7 @@
 package bloomtype
 
 // What the countingbloom type's input accepts (cb_validate in
-// src/counting/value.c): a counting filter (kind 5, version 3;
+// src/counting/cb_value.c): a counting filter (kind 5, version 3;
 // counting_decode and counting_validate_deep in src/core/counting.c), its
 // light aggregate state (kind 8, version 4; counting_sparse_decode in
 // src/core/counting_light.c), or a hash list as bloomfilter reads it (kind

@@ -7,7 +7,7 @@ import (
 
 // The cuckoofilter type (docs/FORMAT.md, "Kind 6: the cuckoo layout";
 // src/core/cuckoo_format.c, cuckoo_impl.h, cuckoo.c; its input is
-// cf_validate in src/cuckoo/value.c): a cuckoo filter (kind 6, version 3),
+// cf_validate in src/cuckoo/cf_value.c): a cuckoo filter (kind 6, version 3),
 // or a hash list cuckoo_agg could have made (kind 2, version 1 or 3).
 
 const (

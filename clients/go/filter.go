@@ -89,7 +89,7 @@ func FromHex(s string) (*Filter, error) {
 }
 
 // DecodeHex gives the bytes of a value's text form ("\x..."), checked as
-// the types' text input checks it (bt_type_in in src/pg/io.c), for a
+// the types' text input checks it (bt_type_in in src/pg/glue_io.c), for a
 // constructor of one's choice.
 func DecodeHex(s string) ([]byte, error) {
 	if len(s) < 2 || s[0] != '\\' || s[1] != 'x' {

@@ -62,11 +62,11 @@ bfi_opaque(Page page)
 	return (BfiOpaque *) PageGetSpecialPointer(page);
 }
 
-/* handler.c */
+/* bfi_handler.c */
 extern bytea *bfi_options(Datum reloptions, bool validate);
 extern const BfiOptions *bfi_index_options(Relation index, BfiOptions *defaults);
 
-/* pages.c */
+/* bfi_pages.c */
 extern BfiCache *bfi_cache(Relation index);
 extern BfiCache *bfi_cache_copy(Relation index);
 extern void bfi_init_meta_page(Page page, const BfiMeta *m);
@@ -82,24 +82,24 @@ extern void bfi_meta_for_index(Relation index, BfiMeta *m);
 extern void bfi_check_data_page(Relation index, Page page, const BfiMeta *m,
 								unsigned layer, uint32 p);
 
-/* build.c */
+/* bfi_build.c */
 extern IndexBuildResult *bfi_build(Relation heap, Relation index,
 								   IndexInfo *indexInfo);
 extern void bfi_buildempty(Relation index);
 
-/* insert.c */
+/* bfi_insert.c */
 extern bool bfi_insert(Relation index, Datum *values, bool *isnull,
 					   ItemPointer ht_ctid, Relation heapRel,
 					   IndexUniqueCheck checkUnique, bool indexUnchanged,
 					   IndexInfo *indexInfo);
 extern bool bfi_probe_hash(Relation index, BfiCache *c, uint64 h);
 
-/* validate.c */
+/* bfi_validate.c */
 extern bool bfi_validate(Oid opclassoid);
 extern void bfi_adjustmembers(Oid opfamilyoid, Oid opclassoid,
 							  List *operators, List *functions);
 
-/* access.c: opening an index for the SQL functions */
+/* bfi_access.c: opening an index for the SQL functions */
 typedef struct BfiTarget
 {
 	Oid			indexoid;
@@ -114,7 +114,7 @@ extern BfiTarget *bfi_open_partition(Oid indexoid);
 extern List *bfi_open_targets(Oid indexoid, const char *caller);
 extern void bfi_close_targets(List *targets);
 
-/* route.c: the partition a probe asks */
+/* bfi_route.c: the partition a probe asks */
 extern List *bfi_route_targets(BfiTarget *t, const BloomKeyInfo *ki, Datum key);
 
 

@@ -4,12 +4,12 @@
  *		The bloomfilter family's glue: what its files share.  Declarations
  *		are grouped by the file that defines them.
  *
- *	value.c		the type (I/O methods), reading arguments, and turning
- *				aggregate states into filters
- *	construct.c	checks, constructors, adding a key, bloom_empty
- *	funcs.c		add, contains, union, intersection, bloom_info
- *	batch.c		the batch forms over arrays
- *	agg.c		bloom_agg and bloom_union_agg
+ *	bf_value.c		the type (I/O methods), reading arguments, and turning
+ *					aggregate states into filters
+ *	bf_construct.c	checks, constructors, adding a key, bloom_empty
+ *	bf_funcs.c		add, contains, union, intersection, bloom_info
+ *	bf_batch.c		the batch forms over arrays
+ *	bf_agg.c		bloom_agg and bloom_union_agg
  *
  *-------------------------------------------------------------------------
  */
@@ -18,7 +18,7 @@
 
 #include "bloomtype.h"
 
-/* value.c */
+/* bf_value.c */
 
 /*
  * A filter argument as the probe cache keeps it (bf_probe_methods): the
@@ -59,7 +59,7 @@ extern struct varlena *bf_light_view(const BloomFilter *st, MemoryContext cxt,
 extern struct varlena *bf_read_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f,
 								   BloomLightView *v, bool *light, int opts);
 
-/* construct.c */
+/* bf_construct.c */
 extern void bf_check_params(int64 capacity, double fpr);
 extern void bf_check_scalable_params(int64 capacity, double fpr, int32 expansion);
 extern void bf_capacity_error(uint64 capacity, double fpr, const BloomPlan *plan);
@@ -84,7 +84,7 @@ extern void bf_admit_key(BloomFilter *f, const BloomKeyInfo *ki);
 extern struct varlena *bf_add_target(FunctionCallInfo fcinfo, bool create,
 									 BloomFilter *f);
 
-/* funcs.c */
+/* bf_funcs.c */
 extern bool bf_unite_as_states(const BloomFilter *a, const BloomFilter *b);
 extern void bf_check_compatible(const BloomFilter *a, const BloomFilter *b);
 extern struct varlena *bf_merge_into(BloomFilter *fa, const BloomFilter *fb,

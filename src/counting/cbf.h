@@ -3,11 +3,11 @@
  * cbf.h
  *		The countingbloom family's glue: what its files share.
  *
- *	value.c		the type (I/O methods), reading arguments, turning an
- *				aggregate's hash list into a filter, parameter checks
- *	funcs.c		empty, add, remove, contains, count, info, to_bloom, union
- *	batch.c		the batch forms over arrays
- *	agg.c		counting_agg and counting_union_agg
+ *	cb_value.c		the type (I/O methods), reading arguments, turning an
+ *					aggregate's hash list into a filter, parameter checks
+ *	cb_funcs.c		empty, add, remove, contains, count, info, to_bloom, union
+ *	cb_batch.c		the batch forms over arrays
+ *	cb_agg.c		counting_agg and counting_union_agg
  *
  *-------------------------------------------------------------------------
  */
@@ -21,7 +21,7 @@
 /* counting_add(NULL, key) makes a filter of this many keys at 1% */
 #define CB_CREATE_CAPACITY	1000
 
-/* value.c */
+/* cb_value.c */
 extern const BtCacheMethods cb_probe_methods;
 extern void cb_decode_or_error(struct varlena *v, BloomFilter *f);
 extern struct varlena *cb_materialize(BloomFilter *st, BloomPlan *plan, MemoryContext cxt);

@@ -3,13 +3,13 @@
  * cf.h
  *		The cuckoofilter family's glue: what its files share.
  *
- *	value.c		the type (I/O methods), reading arguments, parameter
- *				checks, new filters, adding with growth, and the filter an
- *				aggregate's hash list stands for
- *	funcs.c		empty, add, add_new, remove, contains, count, compact,
- *				union, info
- *	batch.c		the batch forms over arrays
- *	agg.c		cuckoo_agg and cuckoo_union_agg
+ *	cf_value.c		the type (I/O methods), reading arguments, parameter
+ *					checks, new filters, adding with growth, and the filter an
+ *					aggregate's hash list stands for
+ *	cf_funcs.c		empty, add, add_new, remove, contains, count, compact,
+ *					union, info
+ *	cf_batch.c		the batch forms over arrays
+ *	cf_agg.c		cuckoo_agg and cuckoo_union_agg
  *
  *-------------------------------------------------------------------------
  */
@@ -34,7 +34,7 @@ typedef struct CfProbe
 	CkTable		table;
 } CfProbe;
 
-/* value.c */
+/* cf_value.c */
 extern const BtCacheMethods cf_probe_methods;
 extern void cf_decode_or_error(struct varlena *v, CuckooFilter *f);
 extern struct varlena *cf_materialize(CuckooFilter *st, MemoryContext cxt);
@@ -52,7 +52,7 @@ extern struct varlena *cf_merge_into(CuckooFilter *fa, const CuckooFilter *fb,
 									 MemoryContext cxt);
 extern struct varlena *cf_add_target(FunctionCallInfo fcinfo, CuckooFilter *f);
 
-/* agg.c */
+/* cf_agg.c */
 extern struct varlena *cf_list_union(struct varlena *a, CuckooFilter *fa,
 									 const CuckooFilter *fb, BloomPlan *plan);
 

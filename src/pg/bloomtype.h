@@ -24,7 +24,7 @@
 #include "keytypes.h"
 
 /* ---------------------------------------------------------------------
- * keys.c: canonical encoding and hashing of SQL values used as keys
+ * glue_keys.c: canonical encoding and hashing of SQL values used as keys
  * ---------------------------------------------------------------------
  */
 
@@ -151,7 +151,7 @@ clamp_int64(uint64 v)
 }
 
 /* ---------------------------------------------------------------------
- * memory.c: memory for the core
+ * glue_memory.c: memory for the core
  * ---------------------------------------------------------------------
  */
 
@@ -189,7 +189,7 @@ bt_varlena(uint8 *base)
 }
 
 /* ---------------------------------------------------------------------
- * cache.c: what a call site keeps across calls, in fn_extra
+ * glue_cache.c: what a call site keeps across calls, in fn_extra
  * ---------------------------------------------------------------------
  */
 
@@ -285,7 +285,7 @@ bt_cache_key(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool elements)
 }
 
 /* ---------------------------------------------------------------------
- * io.c: type I/O, casts and comparison, over a family's methods
+ * glue_io.c: type I/O, casts and comparison, over a family's methods
  * ---------------------------------------------------------------------
  */
 
@@ -339,7 +339,7 @@ extern Datum bt_type_hash_extended(FunctionCallInfo fcinfo, const BtTypeMethods 
 	BT_TYPE_ENTRY_(type, hash_extended, return bt_type_hash_extended(fcinfo, methods))
 
 /* ---------------------------------------------------------------------
- * batch.c: the keys of an array argument, and answers as arrays
+ * glue_batch.c: the keys of an array argument, and answers as arrays
  * ---------------------------------------------------------------------
  */
 
@@ -385,14 +385,14 @@ extern Datum bt_batch_probe(FunctionCallInfo fcinfo, const BtBatchProbe *p, BtBa
 	BT_TYPE_ENTRY_(prefix, batch_contains_any, return bt_batch_probe(fcinfo, probe, BT_ANY))
 
 /* ---------------------------------------------------------------------
- * agg.c: what every family's aggregates share
+ * glue_agg.c: what every family's aggregates share
  * ---------------------------------------------------------------------
  */
 
 extern MemoryContext bt_agg_context(FunctionCallInfo fcinfo, const char *fname);
 extern struct varlena *bt_plain_state_copy(Datum d);
 
-/* a state kept as an expanded object (src/pg/agg.c) */
+/* a state kept as an expanded object (src/pg/glue_agg.c) */
 typedef struct BtExpState
 {
 	ExpandedObjectHeader hdr;

@@ -2,7 +2,7 @@
 /*
  * The input forms of a value: its bytes (what SELECT f::bytea gives, the
  * binary form), or its text form, "\x" followed by the hex digits, as
- * the types' input function reads it (bt_type_in, src/pg/io.c: no
+ * the types' input function reads it (bt_type_in, src/pg/glue_io.c: no
  * spaces, an even number of digits, at most 536,869,888 bytes).
  */
 

@@ -1,7 +1,7 @@
 'use strict';
 /*
  * CountingBloomFilter: what the countingbloom type's input accepts
- * (cb_decode and cb_validate, src/counting/value.c; src/core/counting.c
+ * (cb_decode and cb_validate, src/counting/cb_value.c; src/core/counting.c
  * and counting_light.c; docs/FORMAT.md "Kind 5: the counting layout"):
  *
  *   kind 5  counting filter (version 3): a presence plane, bit for bit a

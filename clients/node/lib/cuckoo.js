@@ -1,7 +1,7 @@
 'use strict';
 /*
  * CuckooFilter: what the cuckoofilter type's input accepts (cf_decode and
- * cf_validate, src/cuckoo/value.c; cuckoo_decode and cuckoo_validate_deep,
+ * cf_validate, src/cuckoo/cf_value.c; cuckoo_decode and cuckoo_validate_deep,
  * src/core/cuckoo_format.c; docs/FORMAT.md "Kind 6: the cuckoo layout"):
  *
  *   kind 6  cuckoo filter (version 3), checked in full: the header, the

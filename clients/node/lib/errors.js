@@ -4,7 +4,7 @@
  * refuse is a FormatError whose detail is the server's own (the messages
  * of bloom_status_message, src/core/format.c); a key of another class
  * than the filter holds is a KeyClassError, worded as the server's
- * (bt_key_mismatch, src/pg/keys.c).
+ * (bt_key_mismatch, src/pg/glue_keys.c).
  */
 
 const { KEY_CLASS_NAMES, KEY_OTHER } = require('./keys');

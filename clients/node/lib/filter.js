@@ -5,7 +5,7 @@
  * this._probe(hi, lo), the answer for a hash given as two unsigned 32-bit
  * halves (a filter that cannot hold anything answers false).
  *
- * As the server's bloom_contains (src/bloom/funcs.c contains_common): a
+ * As the server's bloom_contains (src/bloom/bf_funcs.c contains_common): a
  * filter of key class "none" holds nothing and answers false to every
  * key; otherwise a key of another class is an error, never a silent
  * "absent".

@@ -1,4 +1,4 @@
-"""BloomFilter: what the server's bloomfilter input accepts (src/bloom/value.c
+"""BloomFilter: what the server's bloomfilter input accepts (src/bloom/bf_value.c
 bf_validate, that is bloom_decode in src/core/format.c) and how its lookups
 answer (bloom_contains: the filter a state stands for, src/core/materialize.c).
 

@@ -1,5 +1,5 @@
 """CountingBloomFilter: what the server's countingbloom input accepts
-(src/counting/value.c cb_validate: counting_decode and counting_validate_deep
+(src/counting/cb_value.c cb_validate: counting_decode and counting_validate_deep
 in src/core/counting.c, counting_sparse_decode in src/core/counting_light.c)
 and how counting_contains answers.
 

@@ -1,4 +1,4 @@
-"""CuckooFilter: what the server's cuckoofilter input accepts (src/cuckoo/value.c
+"""CuckooFilter: what the server's cuckoofilter input accepts (src/cuckoo/cf_value.c
 cf_validate: cuckoo_decode and cuckoo_validate_deep in src/core/cuckoo_format.c)
 and how cuckoo_contains answers (src/core/cuckoo.c, cuckoo_impl.h).
 

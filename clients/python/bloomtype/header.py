@@ -158,7 +158,7 @@ def as_bytes(data):
 
 def parse_text(text, type_name):
     """The bytes of a value's text form: \\x and an even number of hex digits,
-    nothing else (bt_type_in, src/pg/io.c)."""
+    nothing else (bt_type_in, src/pg/glue_io.c)."""
     if isinstance(text, (bytes, bytearray, memoryview)):
         text = bytes(text).decode("ascii", "replace")
     if not isinstance(text, str):

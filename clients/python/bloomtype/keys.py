@@ -1,5 +1,5 @@
 """Keys: their class and the bytes hashed, as the server encodes them
-(README.md "Key encodings"; src/pg/keys.c and src/core/hash.h are
+(README.md "Key encodings"; src/pg/glue_keys.c and src/core/hash.h are
 authoritative), and their 64-bit hash, XXH3-64 with the filter's seed.
 
     Python key                        class    bytes hashed

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * cache.c
+ * glue_cache.c
  *		What a call site keeps across calls, in fn_extra: the key
  *		argument's encoding, the last sizing plan, and a filter argument
  *		that is the same datum on every row.

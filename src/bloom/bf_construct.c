@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * construct.c
+ * bf_construct.c
  *		Making bloomfilters and adding keys: the checks of parameters and
  *		their errors, the constructors over the core's, growth, and
  *		bloom_empty.

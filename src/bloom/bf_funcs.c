@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * funcs.c
+ * bf_funcs.c
  *		The bloomfilter functions a row at a time: bloom_add,
  *		bloom_contains, union and intersection (| and &), bloom_info and
  *		bloom_cardinality.

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * value.c
+ * bf_value.c
  *		The bloomfilter type: its I/O methods, reading filter arguments,
  *		and turning aggregate states into the filters they stand for.
  *
@@ -35,7 +35,7 @@ bf_decode_or_error(struct varlena *v, BloomFilter *f)
 }
 
 /* ---------------------------------------------------------------------
- * The type's methods for the shared I/O and comparison (src/pg/io.c)
+ * The type's methods for the shared I/O and comparison (src/pg/glue_io.c)
  * ---------------------------------------------------------------------
  */
 
@@ -222,7 +222,7 @@ bf_read_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f,
 }
 
 /* ---------------------------------------------------------------------
- * The probe cache's methods (src/pg/cache.c)
+ * The probe cache's methods (src/pg/glue_cache.c)
  * ---------------------------------------------------------------------
  */
 

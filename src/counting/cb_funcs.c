@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * funcs.c
+ * cb_funcs.c
  *		The countingbloom functions a row at a time: counting_empty,
  *		counting_add, counting_remove, counting_contains, counting_count,
  *		union (|), counting_info and counting_to_bloom.

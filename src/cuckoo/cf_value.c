@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * value.c
+ * cf_value.c
  *		The cuckoofilter type: I/O methods, reading filter arguments, the
  *		checks of parameters (every check before any allocation), new
  *		filters, adding a key (growth and its errors), union, and the
@@ -377,7 +377,7 @@ cf_merge_into(CuckooFilter *fa, const CuckooFilter *fb, MemoryContext cxt)
 }
 
 /* ---------------------------------------------------------------------
- * The probe cache's methods (src/pg/cache.c)
+ * The probe cache's methods (src/pg/glue_cache.c)
  * ---------------------------------------------------------------------
  */
 

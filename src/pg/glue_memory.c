@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * memory.c
+ * glue_memory.c
  *		Memory for the core: a value it makes (a grown filter, a union, a
  *		filter made of an aggregate state) is the data of a varlena in a
  *		memory context, so that it is returned to SQL as it is, without a

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * route.c
+ * bfi_route.c
  *		The partition a probe of a partitioned bloomfilter index asks: when
  *		the index's column is the table's partition key, only the partition
  *		the key would be stored in can hold it.
@@ -204,7 +204,7 @@ done:
 
 /*
  * The targets a probe of key asks of the index t (opened and checked by
- * access.c): t itself, one leaf, the leaves under one partition, none,
+ * bfi_access.c): t itself, one leaf, the leaves under one partition, none,
  * or every leaf.
  */
 List *

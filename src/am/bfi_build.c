@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * build.c
+ * bfi_build.c
  *		CREATE INDEX and REINDEX of a bloomfilter index: one pass over the
  *		table, the filter sized from the keys it finds, written page by page.
  *

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * io.c
+ * glue_io.c
  *		Type I/O, casts to and from bytea, equality, ordering and hashing,
  *		written once for every family's type over its BtTypeMethods.
  *

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * insert.c
+ * bfi_insert.c
  *		Adding a key to a bloomfilter index, and asking it for one.
  *
  * An insert changes one data page, under generic WAL: the k bits of the
@@ -10,7 +10,7 @@
  * lock on its one data page: writers wait only for writers of the same
  * page, as in any index.  As in a scalable value, a key that an older
  * layer may hold is not added again.  When the page's count reaches its
- * share of the layer's capacity, the inserter adds a layer (pages.c).
+ * share of the layer's capacity, the inserter adds a layer (bfi_pages.c).
  *
  *-------------------------------------------------------------------------
  */

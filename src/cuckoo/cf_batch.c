@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * batch.c
+ * cf_batch.c
  *		Batch forms of the cuckoofilter functions over the elements of an
  *		array: cuckoo_add_all (CF.INSERT), cuckoo_add_new_all (CF.INSERTNX),
  *		cuckoo_remove_all, cuckoo_contains_each (CF.MEXISTS),

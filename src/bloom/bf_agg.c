@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * agg.c
+ * bf_agg.c
  *		Aggregates of the bloomfilter family: bloom_agg and bloom_union_agg.
  *
  * The transition type is bloomfilter itself (not internal), so that the
@@ -32,7 +32,7 @@
  * transition remembers the state the last row left (bt_state_recall) and
  * does not validate it again; a state of 128 kB or more that still grows
  * (a hash list, a light state) is kept as an expanded object in a context
- * of its own (src/pg/agg.c), which the executor does not copy and which
+ * of its own (src/pg/glue_agg.c), which the executor does not copy and which
  * grows in place; it leaves the aggregate flattened, the same bytes.
  *
  *-------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * agg.c
+ * cb_agg.c
  *		Aggregates of the countingbloom family: counting_agg and
  *		counting_union_agg.
  *

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * batch.c
+ * glue_batch.c
  *		What the batch forms of every family share: hashing the elements
  *		of an array argument, and giving answers back as a boolean array
  *		or with the NULL rules of = ANY / = ALL.

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * keys.c
+ * glue_keys.c
  *		Canonical encoding and hashing of SQL values used as filter keys.
  *
  * The same value must hash the same on every platform, in every session

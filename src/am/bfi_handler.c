@@ -1,13 +1,13 @@
 /*-------------------------------------------------------------------------
  *
- * handler.c
+ * bfi_handler.c
  *		The bloomfilter access method's handler: its capabilities, options,
  *		cost (never chosen for a scan), vacuum (reports, changes nothing)
  *		and the scan entry points that refuse.
  *
  * The index holds no row pointers, so it cannot answer a scan: the planner
  * discards its paths (no amgettuple, no amgetbitmap), and the SQL functions
- * of funcs.c read it instead.  Options are local reloptions, parsed here
+ * of bfi_funcs.c read it instead.  Options are local reloptions, parsed here
  * and nowhere else, so that the library needs no _PG_init and takes no
  * global reloption kind.
  *

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * batch.c
+ * bf_batch.c
  *		Batch forms of add and contains, over the elements of an array:
  *		bloom_add_all, bloom_contains_each, bloom_contains_all and
  *		bloom_contains_any (RedisBloom's BF.INSERT and BF.MEXISTS).

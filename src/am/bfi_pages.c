@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * pages.c
+ * bfi_pages.c
  *		The pages of a bloomfilter index: the metapage and its cached copy,
  *		data pages made on first use, and growth by a new layer.
  *

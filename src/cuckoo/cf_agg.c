@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * agg.c
+ * cf_agg.c
  *		Aggregates of the cuckoofilter family: cuckoo_agg and
  *		cuckoo_union_agg.
  *

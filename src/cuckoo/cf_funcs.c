@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * funcs.c
+ * cf_funcs.c
  *		The cuckoofilter functions a row at a time: cuckoo_empty,
  *		cuckoo_add, cuckoo_add_new, cuckoo_remove, cuckoo_contains,
  *		cuckoo_count, cuckoo_compact, union (|) and cuckoo_info.

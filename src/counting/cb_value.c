@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * value.c
+ * cb_value.c
  *		The countingbloom type: I/O methods, reading filter arguments, the
  *		filter an aggregate's hash list stands for, and the checks of
  *		parameters (every check before any allocation).
@@ -276,7 +276,7 @@ cb_check_compatible(const BloomFilter *a, const BloomFilter *b)
 }
 
 /* ---------------------------------------------------------------------
- * The probe cache's methods (src/pg/cache.c)
+ * The probe cache's methods (src/pg/glue_cache.c)
  * ---------------------------------------------------------------------
  */
 

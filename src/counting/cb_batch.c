@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * batch.c
+ * cb_batch.c
  *		Batch forms of the countingbloom functions over the elements of an
  *		array: counting_add_all, counting_remove_all, counting_contains_each,
  *		counting_contains_all and counting_contains_any.

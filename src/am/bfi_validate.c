@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * validate.c
+ * bfi_validate.c
  *		Operator classes of the bloomfilter access method: amvalidate and
  *		amadjustmembers (contrib/bloom's blvalidate.c is the model).
  *
@@ -8,7 +8,7 @@
  * number 1: bloom_key_hash(key, seed bigint) returning bigint, the
  * canonical hash of a key.  The index does not call it through fmgr: it
  * hashes its column with the same key-encoding code that bloom_add uses
- * (src/pg/keys.c), resolved from the column's type, so index, probes and
+ * (src/pg/glue_keys.c), resolved from the column's type, so index, probes and
  * filter values cannot drift apart.  The function names that contract in
  * the catalog, and only this library's may fill it.
  *

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * agg.c
+ * glue_agg.c
  *		What the aggregates of every family share: the aggregate context,
  *		states as plain varlenas updated in place, hash lists (kind 2, the
  *		auto-sized state), and the parameters of a call that saw no rows.

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * access.c
+ * bfi_access.c
  *		Opening a bloomfilter index for the SQL functions that read it: what
  *		it must be, who may read it, and the partitions a partitioned index
  *		answers for.

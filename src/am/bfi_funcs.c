@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * funcs.c
+ * bfi_funcs.c
  *		The SQL functions that read a bloomfilter index:
  *		bloom_index_contains, bloom_index_contains_each, bloom_index_filter
  *		and bloom_index_info.
@@ -9,7 +9,7 @@
  * and stops at the first that may hold the key.  A batch probe groups its
  * keys by page, layer by layer, so that each page is pinned and locked
  * once however many keys fall on it.  A partitioned index answers for all
- * its partitions (access.c opens them).  The answer includes the keys of
+ * its partitions (bfi_access.c opens them).  The answer includes the keys of
  * rows deleted, updated away, or written by transactions that aborted or
  * are still running: false positives, never false negatives.
  *
