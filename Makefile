@@ -4,13 +4,10 @@ EXTENSION = bloomtype
 EXT_VERSION := $(shell sed -n "s/^default_version *= *'\\(.*\\)'/\\1/p" $(dir $(lastword $(MAKEFILE_LIST)))bloomtype.control)
 MODULE_big = bloomtype
 
-# the core (plain C, no PostgreSQL): what tests, fuzzers and benchmarks link
-CORE_SRCS = src/core/format.c src/core/sizing.c src/core/blocked.c \
-	src/core/scalable.c src/core/aggstate.c src/core/distinct.c \
-	src/core/materialize.c src/core/pagefmt.c src/core/counting.c \
-	src/core/cuckoo_format.c src/core/cuckoo.c src/core/sparse.c \
-	src/core/counting_light.c src/core/lightview.c src/core/cuckoo_list.c
-CORE_HDRS = $(wildcard $(srcdir)/src/core/*.h)
+# the core (plain C, no PostgreSQL): its sources (CORE_SRCS), headers
+# (CORE_HDRS) and flags (CORE_CFLAGS), and check-core, in one place that
+# the tests, fuzzers and benchmarks use too
+include $(dir $(lastword $(MAKEFILE_LIST)))src/core/core.mk
 # the glue every family shares, then one folder per family; every file
 # name is unique (an error's LOCATION keeps only the base name) and its
 # prefix says where it is: glue_, bf_, cb_, cf_, bfi_
@@ -38,8 +35,8 @@ PGFILEDESC = "bloomtype - probabilistic filter data types"
 
 REGRESS = bloom_io bloom_install bloom_module bloom_funcs bloom_keys bloom_agg bloom_setops bloom_stats bloom_cache bloom_memory bloom_hostile bloom_batch bloom_scalable bloom_am bloom_am_plans bloom_am_errors bloom_am_partition counting_funcs cuckoo_funcs forget_agg forget_random counting_hostile cuckoo_hostile bloom_upgrade bloom_trusted bloom_cancel
 
-PG_CPPFLAGS = -I$(srcdir)/src/core -I$(srcdir)/src/pg -I$(srcdir)/src/am \
-	-I$(srcdir)/src/counting -I$(srcdir)/src/cuckoo -std=gnu99 \
+PG_CPPFLAGS = $(CORE_CFLAGS) -I$(srcdir)/src/pg -I$(srcdir)/src/am \
+	-I$(srcdir)/src/counting -I$(srcdir)/src/cuckoo \
 	-DBLOOMTYPE_VERSION='"$(EXT_VERSION)"'
 SHLIB_LINK = -lm
 
@@ -62,13 +59,15 @@ bloomtype--1.6.sql: $(srcdir)/scripts/gen_sql.pl $(srcdir)/src/pg/keytypes.h $(S
 $(OBJS) $(OBJS:.o=.bc): $(CORE_HDRS) $(wildcard $(srcdir)/src/pg/*.h) \
 	$(wildcard $(srcdir)/src/bloom/*.h) $(wildcard $(srcdir)/src/am/*.h) \
 	$(wildcard $(srcdir)/src/counting/*.h) $(wildcard $(srcdir)/src/cuckoo/*.h)
+# no object is built while a file of the core includes a PostgreSQL header
+$(OBJS) $(OBJS:.o=.bc): | check-core
 
 # C unit tests of the core (cmocka), no PostgreSQL needed: one file per
 # core module, one binary
-UNIT_CFLAGS = -O2 -g -Wall -Wextra -std=gnu99 -I$(srcdir)/src/core
+UNIT_CFLAGS = -O2 -g -Wall -Wextra $(CORE_CFLAGS)
 UNIT_SRCS = $(srcdir)/test/unit/run_unit.c $(wildcard $(srcdir)/test/unit/test_*.c)
 test/unit/run_unit: $(UNIT_SRCS) $(wildcard $(srcdir)/test/unit/*.h) $(srcdir)/test/malloc_alloc.h \
-		$(addprefix $(srcdir)/,$(CORE_SRCS)) $(CORE_HDRS)
+		$(addprefix $(srcdir)/,$(CORE_SRCS)) $(CORE_HDRS) | check-core
 	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(addprefix $(srcdir)/,$(CORE_SRCS)) -lcmocka -lm
 
 # TAP tests (PostgreSQL::Test::Cluster): they make their own clusters, so

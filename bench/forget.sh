@@ -68,7 +68,10 @@ need gnuplot-nox libxxhash-dev gcc
 
 # ---------------------------------------------------------------- 1. core
 log "building bench_forget"
-gcc -O2 -Isrc/core -o "$out/bench_forget" bench/bench_forget.c src/core/*.c -lm
+# the core's sources and flags, as src/core/core.mk says
+core_cflags=$(make -s --no-print-directory -f src/core/core.mk print-core-cflags)
+core_srcs=$(make -s --no-print-directory -f src/core/core.mk print-core-srcs)
+gcc -O2 $core_cflags -o "$out/bench_forget" bench/bench_forget.c $core_srcs -lm
 log "core: N = $n, $reps turns"
 "$out/bench_forget" "$n" "$reps" "$out/core_$n.tsv" | tee "$out/core_$n.txt"
 

@@ -49,7 +49,10 @@ bench_pg_select
 
 out=bench/out
 mkdir -p "$out" docs/perf
-gcc -O2 -Isrc/core -o "$out/bench_core" bench/bench_core.c src/core/*.c -lm
+# the core's sources and flags, as src/core/core.mk says
+core_cflags=$(make -s --no-print-directory -f src/core/core.mk print-core-cflags)
+core_srcs=$(make -s --no-print-directory -f src/core/core.mk print-core-srcs)
+gcc -O2 $core_cflags -o "$out/bench_core" bench/bench_core.c $core_srcs -lm
 
 echo "== core microbenchmark"
 "$out/bench_core" "${CORE_MAX_KEYS:-100000000}" "$reps" "$out" | tee "$out/core.tsv"

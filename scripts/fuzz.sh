@@ -13,13 +13,20 @@ HARNESSES=(decode addcontains setops sizing scalable page counting cuckoo)
 BIN=fuzz-work/bin
 mkdir -p "$BIN"
 command -v clang >/dev/null || { bash scripts/deps.sh; }
-CFLAGS="-g -O2 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc/core"
-CORE=(src/core/*.c)
-# rebuilt when the harness, the shared allocator or any file of the core is newer
+# the core's sources and flags, as src/core/core.mk says, once it has
+# passed check-core (no PostgreSQL header in src/core)
+core_mk=(make -s --no-print-directory -f src/core/core.mk)
+"${core_mk[@]}" check-core
+CORE_CFLAGS=$("${core_mk[@]}" print-core-cflags)
+core_srcs=$("${core_mk[@]}" print-core-srcs)
+read -ra CORE <<<"$core_srcs"
+CFLAGS="-g -O2 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $CORE_CFLAGS"
+# rebuilt when the harness, the shared allocator or any file of the core
+# (core.mk included) is newer
 stale() {
     local bin=$1 f
     [ -x "$bin" ] || return 0
-    for f in "${@:2}" test/malloc_alloc.h src/core/*.c src/core/*.h; do
+    for f in "${@:2}" test/malloc_alloc.h src/core/core.mk "${CORE[@]}" src/core/*.h; do
         [ "$f" -nt "$bin" ] && return 0
     done
     return 1
@@ -36,7 +43,7 @@ if [ "$mode" = coverage ]; then
     mkdir -p "$cov"
     rm -f "$cov"/*.profraw
     for h in "${HARNESSES[@]}"; do
-        clang -g -O0 -fsanitize=fuzzer -fprofile-instr-generate -fcoverage-mapping -Isrc/core \
+        clang -g -O0 -fsanitize=fuzzer -fprofile-instr-generate -fcoverage-mapping $CORE_CFLAGS \
             -o "$cov/fuzz_$h" "test/fuzz/fuzz_$h.c" "${CORE[@]}" -lm
         dirs=("test/fuzz/corpus/$h")
         [ -d "fuzz-work/$h" ] && dirs+=("fuzz-work/$h")
@@ -45,7 +52,7 @@ if [ "$mode" = coverage ]; then
     llvm-profdata merge -sparse "$cov"/*.profraw -o "$cov/all.profdata"
     objs=()
     for h in "${HARNESSES[@]}"; do objs+=(-object "$cov/fuzz_$h"); done
-    llvm-cov report "${objs[@]:1}" -instr-profile="$cov/all.profdata" src/core/*.c src/core/*.h
+    llvm-cov report "${objs[@]:1}" -instr-profile="$cov/all.profdata" "${CORE[@]}" src/core/*.h
     exit 0
 fi
 only=${3:-}
