@@ -21,6 +21,7 @@
 # directory is touched.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+source scripts/apt.sh
 PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
 VENDOR=${BLOOMTYPE_VENDOR:-$(cd .. && pwd)/shared/vendor}
 C=${BLOOMTYPE_CITUS_CACHE:-/var/cache/bloomtype-citus}
@@ -50,23 +51,10 @@ build() {
     # Citus's build needs these headers besides what scripts/deps.sh installs
     local pkgs=(patch liblz4-dev libzstd-dev libkrb5-dev libssl-dev libxml2-dev
                 libxslt1-dev libreadline-dev libselinux1-dev libpam0g-dev
-                zlib1g-dev libicu-dev) missing=() p
-    for p in "${pkgs[@]}"; do
-        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
-            missing+=("$p")
-    done
+                zlib1g-dev libicu-dev)
     local log=$C/build.log
     : > "$log"
-    if [ ${#missing[@]} -gt 0 ]; then
-        local sudo=""
-        [ "$(id -u)" -ne 0 ] && sudo="sudo"
-        echo "citus: installing ${missing[*]}"
-        $sudo apt-get -o DPkg::Lock::Timeout=600 update -qq >> "$log" 2>&1
-        # (other stages may run apt at the same time: wait for its lock)
-        DEBIAN_FRONTEND=noninteractive $sudo apt-get -o DPkg::Lock::Timeout=600 \
-            install -y -qq --no-install-recommends \
-            "${missing[@]}" >> "$log" 2>&1 || return 1
-    fi
+    apt_ensure citus "$log" "${pkgs[@]}" || return 1
     s=$(date +%s)
     rm -rf "$C/src" "$C/stage" "$C/KEY"
     mkdir -p "$C/src" && chmod 755 "$C" || return 1

@@ -16,6 +16,7 @@
 # can point at it with BLOOMTYPE_PG18_CONFIG=/usr/lib/postgresql/18/bin/pg_config.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+source scripts/apt.sh
 VENDOR=${BLOOMTYPE_VENDOR:-$(cd .. && pwd)/shared/vendor}
 C=${BLOOMTYPE_PG18_CACHE:-/var/cache/bloomtype-pg18}
 TARBALL=$VENDOR/postgresql-18_18.6.orig.tar.bz2
@@ -38,24 +39,11 @@ build() {
         return 0
     fi
     local pkgs=(bison flex libreadline-dev zlib1g-dev libicu-dev libssl-dev
-                pkg-config libipc-run-perl make gcc) missing=() p
-    for p in "${pkgs[@]}"; do
-        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
-            missing+=("$p")
-    done
+                pkg-config libipc-run-perl make gcc)
     mkdir -p "$C" || return 1
     local log=$C/build.log
     : > "$log"
-    if [ ${#missing[@]} -gt 0 ]; then
-        local sudo=""
-        [ "$(id -u)" -ne 0 ] && sudo="sudo"
-        echo "pg18: installing ${missing[*]}"
-        $sudo apt-get -o DPkg::Lock::Timeout=600 update -qq >> "$log" 2>&1
-        # (other stages may run apt at the same time: wait for its lock)
-        DEBIAN_FRONTEND=noninteractive $sudo apt-get -o DPkg::Lock::Timeout=600 \
-            install -y -qq --no-install-recommends \
-            "${missing[@]}" >> "$log" 2>&1 || return 1
-    fi
+    apt_ensure pg18 "$log" "${pkgs[@]}" || return 1
     s=$(date +%s)
     rm -rf "$C/src" "$C/install" "$C/KEY"
     mkdir -p "$C/src" || return 1
