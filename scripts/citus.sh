@@ -74,7 +74,7 @@ build() {
 }
 
 # Lays the shadow tree again only when the system's lib/ or share/extension
-# has a file it lacks (a new install script, say): its symlinks follow
+# (at any depth) has a file it lacks (a new install script, say): its symlinks follow
 # changed files by themselves, and a tree laid again under a running test
 # would pull files from under its servers.
 shadow() {
@@ -84,9 +84,12 @@ shadow() {
     sharedir=$("$PG_CONFIG" --sharedir)
     [ -d "$st$libdir" ] || return 1
     if [ -x "$S$bindir/postgres" ]; then
-        for f in "$libdir"/* "$sharedir"/extension/*; do
+        # every file, in subfolders too: the JIT's bitcode of a renamed
+        # source file (lib/bitcode/bloomtype/...) is one level down, and a
+        # shadow without it ends the server when JIT inlines
+        while IFS= read -r f; do
             [ -e "$S$f" ] || { stale=1; break; }
-        done
+        done < <(find "$libdir" "$sharedir/extension" \( -type f -o -type l \))
         if [ "$stale" -eq 0 ]; then
             echo "citus: install_path $S$(dirname "$bindir")"
             return 0
