@@ -161,7 +161,7 @@ is( $new->safe_psql('src', q{
 	                                  AND bloom_index_contains('users_email_bloom', email)) FROM users),
 	       (SELECT count(*) FILTER (WHERE bloom_index_contains('grown_bloom', id)) FROM grown),
 	       (SELECT count(*) FILTER (WHERE bloom_index_contains('scratch_bloom', id)) FROM scratch),
-	       (SELECT (bloom_index_info('grown_bloom')).layers) > $layers_before}),
+	       (SELECT (bloom_index_info('grown_bloom')).layers) > } . $layers_before),
 	'100100|150000|1100|t',
 	'the upgraded indexes take inserts and COPY, and find every key');
 $new->safe_psql('src', 'REINDEX TABLE users; REINDEX TABLE grown');
