@@ -14,7 +14,8 @@ include $(dir $(lastword $(MAKEFILE_LIST)))src/core/core.mk
 PG_SRCS = src/pg/glue_keys.c src/pg/glue_memory.c src/pg/glue_cache.c \
 	src/pg/glue_io.c src/pg/glue_batch.c src/pg/glue_agg.c
 BLOOM_SRCS = src/bloom/bf_value.c src/bloom/bf_construct.c \
-	src/bloom/bf_funcs.c src/bloom/bf_batch.c src/bloom/bf_agg.c
+	src/bloom/bf_funcs.c src/bloom/bf_batch.c src/bloom/bf_agg.c \
+	src/bloom/bf_legacy.c
 COUNTING_SRCS = src/counting/cb_value.c src/counting/cb_funcs.c \
 	src/counting/cb_batch.c src/counting/cb_agg.c
 CUCKOO_SRCS = src/cuckoo/cf_value.c src/cuckoo/cf_funcs.c \

@@ -103,11 +103,22 @@ trans_result(BtExpState *es, struct varlena *state)
 	return PointerGetDatum(state);
 }
 
+/* The first state of a fixed-capacity bloom_agg of api */
+static inline BfShape
+fixed_state_shape(BtApiVersion api)
+{
+	if (bt_api_starts_states_light(api))
+		return BF_LIGHT_LAYER;
+	if (bt_api_plans_states_as_layers(api))
+		return BF_BUFFERED_LAYER;
+	return BF_BUFFERED;
+}
+
 /*
  * bloom_agg(key), bloom_agg(key, fpr), bloom_agg(key, capacity, fpr)
  */
 static Datum
-agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable, bool light)
+agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, BtApiVersion api)
 {
 	BtCallCache *cache = bt_call_cache(fcinfo);
 	int64		capacity;
@@ -130,13 +141,12 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable, bool l
 		 * the aggregate context.
 		 */
 		if (nargs == 4)
-			state = bf_new(light ? BF_LIGHT_LAYER :
-						   scalable ? BF_BUFFERED_LAYER : BF_BUFFERED, (uint64) capacity,
+			state = bf_new(fixed_state_shape(api), (uint64) capacity,
 						   fpr, 0, &cache->plan, CurrentMemoryContext, NULL);
 		else
 		{
 			/* 1.2 builds scalable filters: refuse a rate they cannot have */
-			if (scalable)
+			if (bt_api_reads_hashlist_as_scalable(api))
 				bf_check_scalable_params(1, fpr, BLOOM_DEFAULT_EXPANSION);
 			else
 				bf_check_params(1, fpr);
@@ -223,15 +233,17 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable, bool l
 }
 
 /*
- * Entry points: those of version 1.0 build fixed-capacity states planned
- * for the target rate; the _scalable ones (1.2) plan them as the first
- * layer of a scalable filter; the _light ones (1.5) start those states
- * light.  Auto-sized states are the same for all.
+ * Entry points, all three bound by the SQL of 1.6 (its bloom_agg(key),
+ * bloom_agg(key, fpr) and bloom_agg(key, capacity, fpr)): those of
+ * version 1.0 build fixed-capacity states planned for the target rate;
+ * the _scalable ones (1.2) plan them as the first layer of a scalable
+ * filter; the _light ones (1.5) start those states light.  Auto-sized
+ * states are the same for all.
  */
 #define AGG_TRANS_(suffix, sqltype, enc, vol) \
-	BT_KEY_ENTRY(bloom_agg_trans, suffix, agg_trans_common(fcinfo, enc, false, false)) \
-	BT_KEY_ENTRY(bloom_agg_trans, suffix##_scalable, agg_trans_common(fcinfo, enc, true, false)) \
-	BT_KEY_ENTRY(bloom_agg_trans, suffix##_light, agg_trans_common(fcinfo, enc, true, true))
+	BT_KEY_ENTRY(bloom_agg_trans, suffix, agg_trans_common(fcinfo, enc, BT_API_1_0)) \
+	BT_KEY_ENTRY(bloom_agg_trans, suffix##_scalable, agg_trans_common(fcinfo, enc, BT_API_1_2)) \
+	BT_KEY_ENTRY(bloom_agg_trans, suffix##_light, agg_trans_common(fcinfo, enc, BT_API_1_5))
 
 BT_KEY_TYPES(AGG_TRANS_, BT_NO_ALIAS)
 
@@ -347,8 +359,8 @@ empty_params(FunctionCallInfo fcinfo, int64 *capacity, double *fpr)
  * blocked filter; version 1.2's a scalable one, so that keys added later
  * make it grow instead of raising its rate.
  */
-static Datum
-agg_final_common(FunctionCallInfo fcinfo, bool scalable)
+Datum
+bf_agg_final(FunctionCallInfo fcinfo, BtApiVersion api)
 {
 	BtCallCache *cache = bt_call_cache(fcinfo);
 	struct varlena *state;
@@ -359,6 +371,7 @@ agg_final_common(FunctionCallInfo fcinfo, bool scalable)
 	{
 		int64		capacity;
 		double		fpr;
+		bool		scalable = bt_api_reads_hashlist_as_scalable(api);
 
 		/*
 		 * No rows.  With a known capacity, an empty filter of that size;
@@ -384,30 +397,25 @@ agg_final_common(FunctionCallInfo fcinfo, bool scalable)
 	bf_decode_or_error(state, &f);
 	if (f.kind == BLOOM_KIND_BLOCKED || f.kind == BLOOM_KIND_SCALABLE)
 		PG_RETURN_POINTER(bt_copy_into(state, CurrentMemoryContext));
-	state = bf_materialize(&f, scalable, &cache->plan, CurrentMemoryContext);
+	state = bf_materialize(&f, api, &cache->plan, CurrentMemoryContext);
 	bf_decode_or_error(state, &f);	/* what is returned must read back */
 	PG_RETURN_POINTER(state);
-}
-
-PG_FUNCTION_INFO_V1(bloom_agg_final);
-Datum
-bloom_agg_final(PG_FUNCTION_ARGS)
-{
-	return agg_final_common(fcinfo, false);
 }
 
 PG_FUNCTION_INFO_V1(bloom_agg_final_scalable);
 Datum
 bloom_agg_final_scalable(PG_FUNCTION_ARGS)
 {
-	return agg_final_common(fcinfo, true);
+	return bf_agg_final(fcinfo, BT_API_1_2);
 }
 
 /*
- * bloom_union_agg(bloomfilter): transition and combine function both.
+ * bloom_union_agg(bloomfilter): transition and combine function both.  A
+ * state is read as the filter api makes of it (1.0: blocked, 1.2:
+ * scalable).
  */
-static Datum
-union_trans_common(FunctionCallInfo fcinfo, bool scalable)
+Datum
+bf_union_trans(FunctionCallInfo fcinfo, BtApiVersion api)
 {
 	BtCallCache *cache = bt_call_cache(fcinfo);
 	struct varlena *state;
@@ -432,7 +440,7 @@ union_trans_common(FunctionCallInfo fcinfo, bool scalable)
 		/* a light state (kind 7) stays light: its union with others too */
 		if (bloom_is_state(&fv) && !bloom_is_empty_hashlist(&fv) &&
 			fv.kind != BLOOM_KIND_SPARSE)
-			v = bf_materialize(&fv, scalable, &cache->plan, CurrentMemoryContext);
+			v = bf_materialize(&fv, api, &cache->plan, CurrentMemoryContext);
 		PG_RETURN_POINTER(v);
 	}
 
@@ -440,7 +448,7 @@ union_trans_common(FunctionCallInfo fcinfo, bool scalable)
 	bf_decode_or_error(state, &fs);
 	if (bloom_is_empty_hashlist(&fs))
 		PG_RETURN_POINTER(bloom_is_state(&fv) && fv.kind != BLOOM_KIND_SPARSE ?
-						  bf_materialize(&fv, scalable, &cache->plan, CurrentMemoryContext) : v);
+						  bf_materialize(&fv, api, &cache->plan, CurrentMemoryContext) : v);
 
 	/*
 	 * Light states unite as bloom_agg's combine step does: hashes appended,
@@ -451,26 +459,15 @@ union_trans_common(FunctionCallInfo fcinfo, bool scalable)
 	if (bf_unite_as_states(&fs, &fv))
 		PG_RETURN_POINTER(bf_merge_into(&fs, &fv, false, CurrentMemoryContext));
 	if (bloom_is_fixed_state(&fs))
-		(void) bf_materialize(&fs, scalable, &cache->plan, CurrentMemoryContext);
+		(void) bf_materialize(&fs, api, &cache->plan, CurrentMemoryContext);
 	if (bloom_is_state(&fv))
-		(void) bf_materialize(&fv, scalable, &cache->plan, CurrentMemoryContext);
+		(void) bf_materialize(&fv, api, &cache->plan, CurrentMemoryContext);
 	PG_RETURN_POINTER(bf_merge_into(&fs, &fv, false, CurrentMemoryContext));
-}
-
-/*
- * Version 1.0's reads an aggregate's hash list as the blocked filter 1.0
- * makes of it; 1.2's as the scalable filter 1.2 makes.
- */
-PG_FUNCTION_INFO_V1(bloom_union_trans);
-Datum
-bloom_union_trans(PG_FUNCTION_ARGS)
-{
-	return union_trans_common(fcinfo, false);
 }
 
 PG_FUNCTION_INFO_V1(bloom_union_trans_scalable);
 Datum
 bloom_union_trans_scalable(PG_FUNCTION_ARGS)
 {
-	return union_trans_common(fcinfo, true);
+	return bf_union_trans(fcinfo, BT_API_1_2);
 }

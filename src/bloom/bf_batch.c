@@ -61,10 +61,11 @@ probe_all(const void *filter, const BtBatchKeys *keys, bool *found)
 
 /*
  * bloom_add_all(f, keys anyarray): f with every non-NULL element added.  A
- * NULL f gives NULL (version 1.1) or, with create, a new filter (1.2).
+ * NULL f gives NULL (version 1.1) or a new filter (bt_api_creates_on_add:
+ * 1.2).
  */
-static Datum
-add_all_common(FunctionCallInfo fcinfo, bool create)
+Datum
+bf_add_all(FunctionCallInfo fcinfo, BtApiVersion api)
 {
 	BloomKeyInfo *ki;
 	struct varlena *v;
@@ -73,7 +74,7 @@ add_all_common(FunctionCallInfo fcinfo, bool create)
 	uint8	   *le;
 	int			m = 0;
 
-	if ((v = bf_add_target(fcinfo, create, &f)) == NULL)
+	if ((v = bf_add_target(fcinfo, api, &f)) == NULL)
 	{
 		if (PG_ARGISNULL(0))
 			PG_RETURN_NULL();
@@ -111,40 +112,37 @@ add_all_common(FunctionCallInfo fcinfo, bool create)
 	PG_RETURN_POINTER(v);
 }
 
-PG_FUNCTION_INFO_V1(bloom_batch_add_all);
-Datum
-bloom_batch_add_all(PG_FUNCTION_ARGS)
-{
-	return add_all_common(fcinfo, false);
-}
-
 PG_FUNCTION_INFO_V1(bloom_batch_add_all_create);
 Datum
 bloom_batch_add_all_create(PG_FUNCTION_ARGS)
 {
-	return add_all_common(fcinfo, true);
+	return bf_add_all(fcinfo, BT_API_1_2);
 }
 
 static const BtBatchProbe probe = {
-	.methods = &bf_probe_methods,
+	.methods = &bf_probe_as_blocked,
 	.noun = "bloom filter",
 	.lookup = probe_all,
 };
 
-/* the same, a hash list read as | and bloom_union_agg read it (1.2) */
 static const BtBatchProbe probe_scalable = {
-	.methods = &bf_probe_scalable_methods,
+	.methods = &bf_probe_as_scalable,
 	.noun = "bloom filter",
 	.lookup = probe_all,
 };
+
+/* The shared batch code's probe of a filter argument as api reads it */
+const BtBatchProbe *
+bf_batch_probe(BtApiVersion api)
+{
+	return bt_api_reads_hashlist_as_scalable(api) ? &probe_scalable : &probe;
+}
 
 /*
  * contains_each(f, keys anyarray) returns boolean[] (NULL for a NULL
  * element, keys' dimensions); contains_all and contains_any, whether every
  * or some element may be present, with the NULL rules of = ALL and = ANY.
- * bloom_batch_contains_* (bound by the SQL of 1.1 to 1.5) read an
- * aggregate's hash list as 1.0 did, bloom_scalable_batch_contains_* (1.6)
- * as the scalable filter of 1.2.
+ * bloom_scalable_batch_contains_* (1.6) read an aggregate's hash list as
+ * the scalable filter of 1.2.
  */
-BT_BATCH_PROBE_ENTRIES(bloom, &probe)
-BT_BATCH_PROBE_ENTRIES(bloom_scalable, &probe_scalable)
+BT_BATCH_PROBE_ENTRIES(bloom_scalable, bf_batch_probe(BT_API_1_6))

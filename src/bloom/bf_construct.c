@@ -254,20 +254,20 @@ bf_admit_key(BloomFilter *f, const BloomKeyInfo *ki)
 
 /*
  * The filter an add function (filter in argument 0, key or keys in
- * argument 1) adds to: a private copy of argument 0, or with create (the
- * functions of 1.2) a new filter where argument 0 is NULL, with the
- * defaults of create-on-add: scalable, BLOOM_CREATE_CAPACITY keys in its
- * first layer, 1%, expansion 2.  NULL when there is nothing to add to (a
- * NULL filter without create) or nothing to add (NULL keys): the function
+ * argument 1) adds to: a private copy of argument 0 as api reads it, or
+ * where api creates on add a new filter where argument 0 is NULL, with
+ * the defaults of create-on-add: scalable, BLOOM_CREATE_CAPACITY keys in
+ * its first layer, 1%, expansion 2.  NULL when there is nothing to add to
+ * (a NULL filter, not created) or nothing to add (NULL keys): the function
  * then returns argument 0 as it is.
  */
 struct varlena *
-bf_add_target(FunctionCallInfo fcinfo, bool create, BloomFilter *f)
+bf_add_target(FunctionCallInfo fcinfo, BtApiVersion api, BloomFilter *f)
 {
-	if (PG_ARGISNULL(1) || (PG_ARGISNULL(0) && !create))
+	if (PG_ARGISNULL(1) || (PG_ARGISNULL(0) && !bt_api_creates_on_add(api)))
 		return NULL;
 	if (!PG_ARGISNULL(0))
-		return bf_arg(fcinfo, 0, f, BF_ARG_COPY | (create ? BF_ARG_SCALABLE : 0));
+		return bf_arg(fcinfo, 0, f, api, true);
 	return bf_new(BF_SCALABLE, BLOOM_CREATE_CAPACITY, BLOOM_DEFAULT_FPR,
 				  BLOOM_DEFAULT_EXPANSION, NULL, CurrentMemoryContext, f);
 }
@@ -277,20 +277,10 @@ bf_add_target(FunctionCallInfo fcinfo, bool create, BloomFilter *f)
  * ---------------------------------------------------------------------
  */
 
-PG_FUNCTION_INFO_V1(bloom_empty);
-Datum
-bloom_empty(PG_FUNCTION_ARGS)
-{
-	int64		capacity = PG_GETARG_INT64(0);
-	double		fpr = PG_GETARG_FLOAT8(1);
-
-	PG_RETURN_POINTER(bf_new(BF_BLOCKED, (uint64) capacity, fpr, 0,
-							 &bt_call_cache(fcinfo)->plan, CurrentMemoryContext, NULL));
-}
-
 /*
  * bloom_empty(capacity [, fpr [, expansion]]) from version 1.2: scalable
- * with expansion 2 unless told otherwise.
+ * with expansion 2 unless told otherwise (1.0's, a blocked filter, is in
+ * bf_legacy.c).
  */
 PG_FUNCTION_INFO_V1(bloom_empty_scalable);
 Datum

@@ -5,6 +5,10 @@
  *		bloom_contains, union and intersection (| and &), bloom_info and
  *		bloom_cardinality.
  *
+ * Each function's body takes the SQL-API version of its entry point; the
+ * entry points here are those the newest SQL binds, the older ones are in
+ * bf_legacy.c.
+ *
  *-------------------------------------------------------------------------
  */
 #include "bloom.h"
@@ -25,12 +29,11 @@
  * (detoasted and validated once per query when it is the same datum on
  * every row), then one lookup.
  */
-static Datum
-contains_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable)
+Datum
+bf_contains(FunctionCallInfo fcinfo, BloomKeyEnc enc, BtApiVersion api)
 {
 	BloomKeyInfo *ki = bt_cache_key(fcinfo, enc, false);
-	BfProbe    *p = bt_cache_value(fcinfo, scalable ? &bf_probe_scalable_methods :
-									&bf_probe_methods);
+	BfProbe    *p = bt_cache_value(fcinfo, bf_probe_methods(api));
 	BloomFilter *f = &p->f;
 
 	if (f->key_class == BLOOM_KEY_NONE)
@@ -42,16 +45,16 @@ contains_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool scalable)
 
 /*
  * bloom_add(f, key).  A NULL key adds nothing.  A NULL filter gives NULL
- * (version 1.0) or, with create, a new filter (1.2).
+ * (version 1.0) or a new filter (bt_api_creates_on_add: 1.2).
  */
-static Datum
-add_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool create)
+Datum
+bf_add(FunctionCallInfo fcinfo, BloomKeyEnc enc, BtApiVersion api)
 {
 	BloomKeyInfo *ki;
 	struct varlena *v;
 	BloomFilter f;
 
-	if ((v = bf_add_target(fcinfo, create, &f)) == NULL)
+	if ((v = bf_add_target(fcinfo, api, &f)) == NULL)
 	{
 		if (PG_ARGISNULL(0))
 			PG_RETURN_NULL();
@@ -64,23 +67,17 @@ add_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool create)
 }
 
 /*
- * The entry points of 1.0 read an aggregate's hash list (kind 2) as the
- * blocked filter 1.0 makes of it; the _scalable ones as the scalable
- * filter |, bloom_union_agg, bloom_info and bloom_add read it as (1.2), so
- * that a value has one meaning in every function of a version that binds
- * them.  The SQL of 1.0 to 1.5 binds the former, 1.6's the latter
- * (bloomtype--1.5--1.6.sql).
+ * bloom_contains_<suffix>_scalable (1.6) reads an aggregate's hash list
+ * (kind 2) as the scalable filter |, bloom_union_agg, bloom_info and
+ * bloom_add read it as (1.2), so that a value has one meaning in every
+ * function of a version; bloom_add_create_<suffix> (1.2) creates on add.
  */
 #define CONTAINS_(suffix, sqltype, enc, vol) \
-	BT_KEY_ENTRY(bloom_contains, suffix, contains_common(fcinfo, enc, false)) \
-	BT_KEY_ENTRY(bloom_contains, suffix##_scalable, contains_common(fcinfo, enc, true))
-#define ADD_(suffix, sqltype, enc, vol) \
-	BT_KEY_ENTRY(bloom_add, suffix, add_common(fcinfo, enc, false))
+	BT_KEY_ENTRY(bloom_contains, suffix##_scalable, bf_contains(fcinfo, enc, BT_API_1_6))
 #define ADD_CREATE_(suffix, sqltype, enc, vol) \
-	BT_KEY_ENTRY(bloom_add_create, suffix, add_common(fcinfo, enc, true))
+	BT_KEY_ENTRY(bloom_add_create, suffix, bf_add(fcinfo, enc, BT_API_1_2))
 
 BT_KEY_TYPES(CONTAINS_, BT_NO_ALIAS)
-BT_KEY_TYPES(ADD_, BT_NO_ALIAS)
 BT_KEY_TYPES(ADD_CREATE_, BT_NO_ALIAS)
 
 /* ---------------------------------------------------------------------
@@ -178,14 +175,13 @@ bf_unite_as_states(const BloomFilter *a, const BloomFilter *b)
  * rows when it cannot know a size) holds nothing and has no size: it is
  * the identity of union and the zero of intersection.
  */
-static Datum
-merge_common(FunctionCallInfo fcinfo, bool intersect, bool scalable)
+Datum
+bf_merge(FunctionCallInfo fcinfo, bool intersect, BtApiVersion api)
 {
 	struct varlena *a;
 	struct varlena *b;
 	BloomFilter fa,
 				fb;
-	int			opts = scalable ? BF_ARG_SCALABLE : 0;
 
 	a = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
 	b = PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
@@ -211,16 +207,9 @@ merge_common(FunctionCallInfo fcinfo, bool intersect, bool scalable)
 
 	/* aggregate states as the filters they stand for; a private result */
 	(void) bf_as_filter(a, &fa, (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0)),
-						opts | BF_ARG_COPY);
-	(void) bf_as_filter(b, &fb, NULL, opts);
+						api, true);
+	(void) bf_as_filter(b, &fb, NULL, api, false);
 	PG_RETURN_POINTER(bf_merge_into(&fa, &fb, intersect, CurrentMemoryContext));
-}
-
-PG_FUNCTION_INFO_V1(bloom_union);
-Datum
-bloom_union(PG_FUNCTION_ARGS)
-{
-	return merge_common(fcinfo, false, false);
 }
 
 /* 1.2: an aggregate's hash list is read as the scalable filter 1.2 makes */
@@ -228,21 +217,14 @@ PG_FUNCTION_INFO_V1(bloom_union_scalable);
 Datum
 bloom_union_scalable(PG_FUNCTION_ARGS)
 {
-	return merge_common(fcinfo, false, true);
-}
-
-PG_FUNCTION_INFO_V1(bloom_intersect);
-Datum
-bloom_intersect(PG_FUNCTION_ARGS)
-{
-	return merge_common(fcinfo, true, false);
+	return bf_merge(fcinfo, false, BT_API_1_2);
 }
 
 PG_FUNCTION_INFO_V1(bloom_intersect_scalable);
 Datum
 bloom_intersect_scalable(PG_FUNCTION_ARGS)
 {
-	return merge_common(fcinfo, true, true);
+	return bf_merge(fcinfo, true, BT_API_1_2);
 }
 
 /* ---------------------------------------------------------------------
@@ -252,12 +234,11 @@ bloom_intersect_scalable(PG_FUNCTION_ARGS)
 
 
 /*
- * bloom_info: version 1.0's entry point describes an aggregate's hash list
- * as the blocked filter 1.0 makes of it, 1.2's (bloom_info_scalable) as
- * the scalable filter 1.2 makes of it.
+ * bloom_info: an aggregate's hash list described as the filter api makes
+ * of it (1.0: blocked, 1.2: scalable)
  */
-static Datum
-info_common(FunctionCallInfo fcinfo, bool scalable_view)
+Datum
+bf_info(FunctionCallInfo fcinfo, BtApiVersion api)
 {
 	BloomFilter f;
 	BloomInfo	info;
@@ -286,7 +267,7 @@ info_common(FunctionCallInfo fcinfo, bool scalable_view)
 	}
 	else
 	{
-		v = bf_as_filter(v, &f, NULL, scalable_view ? BF_ARG_SCALABLE : 0);
+		v = bf_as_filter(v, &f, NULL, api, false);
 		if (bloom_describe(&f, &info, &bt_cancel) != BLOOM_OK)
 			elog(ERROR, "bloom_info of an aggregate state that was not materialised");
 		bytes = (int64) VARSIZE(v);
@@ -311,45 +292,28 @@ info_common(FunctionCallInfo fcinfo, bool scalable_view)
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
 
-PG_FUNCTION_INFO_V1(bloom_info);
-Datum
-bloom_info(PG_FUNCTION_ARGS)
-{
-	return info_common(fcinfo, false);
-}
-
 PG_FUNCTION_INFO_V1(bloom_info_scalable);
 Datum
 bloom_info_scalable(PG_FUNCTION_ARGS)
 {
-	return info_common(fcinfo, true);
+	return bf_info(fcinfo, BT_API_1_2);
 }
 
-static Datum
-cardinality_common(FunctionCallInfo fcinfo, bool scalable)
+Datum
+bf_cardinality(FunctionCallInfo fcinfo, BtApiVersion api)
 {
 	BloomFilter f;
 	BloomLightView view;
 	bool		light;
 
-	(void) bf_read_arg(fcinfo, 0, &f, &view, &light, scalable ? BF_ARG_SCALABLE : 0);
+	(void) bf_read_arg(fcinfo, 0, &f, &view, &light, api);
 	PG_RETURN_INT64((int64) llround(light ? view.estimated_items : bloom_estimate_items(&f, &bt_cancel)));
 }
 
-/*
- * 1.0 reads a hash list as a blocked filter, the _scalable form (bound
- * from 1.6) as 1.2's bloom_info does
- */
-PG_FUNCTION_INFO_V1(bloom_cardinality);
-Datum
-bloom_cardinality(PG_FUNCTION_ARGS)
-{
-	return cardinality_common(fcinfo, false);
-}
-
+/* 1.6: a hash list read as 1.2's bloom_info reads it */
 PG_FUNCTION_INFO_V1(bloom_cardinality_scalable);
 Datum
 bloom_cardinality_scalable(PG_FUNCTION_ARGS)
 {
-	return cardinality_common(fcinfo, true);
+	return bf_cardinality(fcinfo, BT_API_1_6);
 }

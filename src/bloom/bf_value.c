@@ -102,13 +102,14 @@ materialize_warnings(const BloomFilter *st, const BloomMaterialized *m,
 
 /*
  * The filter the aggregate state st stands for, in a new value in cxt;
- * st then describes the result.  With scalable a hash list becomes a
- * scalable filter (the functions of 1.2), else a blocked one (1.0); a
- * buffered state follows its flag.  Warns when a fixed-capacity state
+ * st then describes the result.  A hash list becomes a scalable filter
+ * where api reads it so (bt_api_reads_hashlist_as_scalable), else a
+ * blocked one (1.0); a buffered state follows its flag.  Warns when a fixed-capacity state
  * received more keys than its capacity, or the result cannot grow.
  */
 struct varlena *
-bf_materialize(BloomFilter *st, bool scalable, BloomPlan *plan, MemoryContext cxt)
+bf_materialize(BloomFilter *st, BtApiVersion api, BloomPlan *plan,
+			   MemoryContext cxt)
 {
 	BloomPlan	local = {0};
 	BloomAlloc	a = bt_allocator(cxt);
@@ -119,7 +120,8 @@ bf_materialize(BloomFilter *st, bool scalable, BloomPlan *plan, MemoryContext cx
 
 	if (plan == NULL)
 		plan = &local;
-	s = bloom_materialize(st, scalable, plan, &a, &m, &out);
+	s = bloom_materialize(st, bt_api_reads_hashlist_as_scalable(api), plan,
+						  &a, &m, &out);
 	if (s == BLOOM_E_CAPACITY)
 		bf_capacity_error(m.capacity, m.fpr, plan);
 	if (s == BLOOM_E_FLAGS)
@@ -133,16 +135,17 @@ bf_materialize(BloomFilter *st, bool scalable, BloomPlan *plan, MemoryContext cx
 
 /*
  * A detoasted value v, decoded into f, as the filter (blocked or scalable)
- * it stands for.  With BF_ARG_COPY the result is a private copy the caller
- * may modify, never orig (the argument as passed); with BF_ARG_SCALABLE an
- * aggregate's hash list is read as 1.2 reads it.
+ * it stands for, as the SQL-API version api reads an aggregate's state.
+ * With copy the result is a private copy the caller may modify, never
+ * orig (the argument as passed).
  */
 struct varlena *
-bf_as_filter(struct varlena *v, BloomFilter *f, struct varlena *orig, int opts)
+bf_as_filter(struct varlena *v, BloomFilter *f, struct varlena *orig,
+			 BtApiVersion api, bool copy)
 {
 	if (bloom_is_state(f))
-		return bf_materialize(f, (opts & BF_ARG_SCALABLE) != 0, NULL, CurrentMemoryContext);
-	if ((opts & BF_ARG_COPY) && v == orig)
+		return bf_materialize(f, api, NULL, CurrentMemoryContext);
+	if (copy && v == orig)
 	{
 		v = (struct varlena *) palloc(VARSIZE(orig));
 		memcpy(v, orig, VARSIZE(orig));
@@ -153,17 +156,18 @@ bf_as_filter(struct varlena *v, BloomFilter *f, struct varlena *orig, int opts)
 
 /*
  * Argument argno as a detoasted, validated filter, decoded into f; see
- * bf_as_filter for opts.  Without BF_ARG_COPY the result may be the
+ * bf_as_filter for api and copy.  Without copy the result may be the
  * argument's own memory.
  */
 struct varlena *
-bf_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f, int opts)
+bf_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f, BtApiVersion api,
+	   bool copy)
 {
 	struct varlena *orig = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno));
 	struct varlena *v = PG_DETOAST_DATUM(PG_GETARG_DATUM(argno));
 
 	bf_decode_or_error(v, f);
-	return bf_as_filter(v, f, orig, opts);
+	return bf_as_filter(v, f, orig, api, copy);
 }
 
 /*
@@ -198,13 +202,13 @@ bf_light_view(const BloomFilter *st, MemoryContext cxt, BloomLightView *v)
 
 /*
  * Argument argno for a read: a light state as its view (*light true, v
- * set, f its header), else as bf_arg reads it with opts (f the filter).
+ * set, f its header), else as bf_arg reads it for api (f the filter).
  * Returns the view or the filter, in CurrentMemoryContext or the
  * argument's own memory.
  */
 struct varlena *
 bf_read_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f,
-			BloomLightView *v, bool *light, int opts)
+			BloomLightView *v, bool *light, BtApiVersion api)
 {
 	struct varlena *orig = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno));
 	struct varlena *d = PG_DETOAST_DATUM(PG_GETARG_DATUM(argno));
@@ -213,7 +217,7 @@ bf_read_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f,
 	bf_decode_or_error(d, f);
 	*light = f->kind == BLOOM_KIND_SPARSE;
 	if (!*light)
-		return bf_as_filter(d, f, orig, opts);
+		return bf_as_filter(d, f, orig, api, false);
 	r = bf_light_view(f, CurrentMemoryContext, v);
 	*f = v->head;
 	if (d != orig)
@@ -233,7 +237,8 @@ bf_read_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f,
  * stands for.
  */
 static struct varlena *
-prepare_common(FunctionCallInfo fcinfo, int argno, void *decoded, int opts)
+prepare_common(FunctionCallInfo fcinfo, int argno, void *decoded,
+			   BtApiVersion api)
 {
 	BfProbe    *p = (BfProbe *) decoded;
 	struct varlena *d = PG_DETOAST_DATUM(PG_GETARG_DATUM(argno));
@@ -243,7 +248,8 @@ prepare_common(FunctionCallInfo fcinfo, int argno, void *decoded, int opts)
 	p->light = p->f.kind == BLOOM_KIND_SPARSE;
 	if (!p->light)
 		return bf_as_filter(d, &p->f,
-							(struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno)), opts);
+							(struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno)),
+							api, false);
 	v = bf_light_view(&p->f, CurrentMemoryContext, &p->view);
 	p->f = p->view.head;
 	if ((Pointer) d != DatumGetPointer(PG_GETARG_DATUM(argno)))
@@ -251,18 +257,20 @@ prepare_common(FunctionCallInfo fcinfo, int argno, void *decoded, int opts)
 	return v;
 }
 
-/* hash lists as 1.0 reads them (a blocked filter) */
+/*
+ * The cache's prepare step knows no version: one for each reading of a
+ * hash list, as 1.0 reads it (a blocked filter) and as 1.2 does (scalable)
+ */
 static struct varlena *
 probe_prepare(FunctionCallInfo fcinfo, int argno, void *decoded)
 {
-	return prepare_common(fcinfo, argno, decoded, 0);
+	return prepare_common(fcinfo, argno, decoded, BT_API_1_0);
 }
 
-/* hash lists as 1.2 reads them, as | and bloom_union_agg do (scalable) */
 static struct varlena *
 probe_prepare_scalable(FunctionCallInfo fcinfo, int argno, void *decoded)
 {
-	return prepare_common(fcinfo, argno, decoded, BF_ARG_SCALABLE);
+	return prepare_common(fcinfo, argno, decoded, BT_API_1_2);
 }
 
 /* the bytes before what should start on a cache line: bits, or blocks */
@@ -292,14 +300,14 @@ probe_redecode(uint8 *buf, size_t len, void *decoded)
 		elog(ERROR, "copy of a valid bloomfilter does not decode");
 }
 
-const BtCacheMethods bf_probe_methods = {
+const BtCacheMethods bf_probe_as_blocked = {
 	.decoded_size = sizeof(BfProbe),
 	.prepare = probe_prepare,
 	.head = probe_head,
 	.redecode = probe_redecode,
 };
 
-const BtCacheMethods bf_probe_scalable_methods = {
+const BtCacheMethods bf_probe_as_scalable = {
 	.decoded_size = sizeof(BfProbe),
 	.prepare = probe_prepare_scalable,
 	.head = probe_head,

@@ -10,6 +10,12 @@
  *	bf_funcs.c		add, contains, union, intersection, bloom_info
  *	bf_batch.c		the batch forms over arrays
  *	bf_agg.c		bloom_agg and bloom_union_agg
+ *	bf_legacy.c		the entry points only older versions' SQL binds, and
+ *					the table of which version binds each C symbol
+ *
+ * The common code behind the entry points takes the SQL-API version that
+ * binds them (BtApiVersion, src/pg/bloomtype.h); what a version means for
+ * this family is said once, by the predicates below.
  *
  *-------------------------------------------------------------------------
  */
@@ -17,6 +23,52 @@
 #define BLOOM_FAMILY_H
 
 #include "bloomtype.h"
+
+/* ---------------------------------------------------------------------
+ * What an SQL-API version means for bloomfilter
+ * ---------------------------------------------------------------------
+ */
+
+/*
+ * Whether an aggregate's state (a hash list, kind 2, or a fixed-capacity
+ * state) stands for the scalable filter 1.2 makes of it, not the blocked
+ * filter of 1.0: what bloom_agg's final step builds, the rate it accepts,
+ * and how every function that reads a filter reads a state.  The lookups
+ * of 1.0 (contains, its array forms, bloom_cardinality) kept 1.0's reading
+ * until 1.6 bound new symbols for them.
+ */
+static inline bool
+bt_api_reads_hashlist_as_scalable(BtApiVersion api)
+{
+	return api >= BT_API_1_2;
+}
+
+/* Whether bloom_add and bloom_add_all make a new filter for a NULL one */
+static inline bool
+bt_api_creates_on_add(BtApiVersion api)
+{
+	return api >= BT_API_1_2;
+}
+
+/*
+ * Whether bloom_agg's fixed-capacity state is planned as the first layer
+ * of a scalable filter, not as a blocked filter for the target rate
+ */
+static inline bool
+bt_api_plans_states_as_layers(BtApiVersion api)
+{
+	return api >= BT_API_1_2;
+}
+
+/*
+ * Whether bloom_agg's fixed-capacity state starts light (kind 7: the keys'
+ * hashes, until they would take more room than the state's bits)
+ */
+static inline bool
+bt_api_starts_states_light(BtApiVersion api)
+{
+	return api >= BT_API_1_5;
+}
 
 /* bf_value.c */
 
@@ -41,23 +93,29 @@ bf_probe_contains(const BfProbe *p, uint64 h)
 	return bloom_filter_contains(&p->f, h);
 }
 
-extern const BtCacheMethods bf_probe_methods;
-extern const BtCacheMethods bf_probe_scalable_methods;
-extern void bf_decode_or_error(struct varlena *v, BloomFilter *f);
-extern struct varlena *bf_materialize(BloomFilter *st, bool scalable,
-									  BloomPlan *plan, MemoryContext cxt);
+extern const BtCacheMethods bf_probe_as_blocked;
+extern const BtCacheMethods bf_probe_as_scalable;
 
-/* how bf_arg reads a filter argument */
-#define BF_ARG_COPY			0x01	/* a private copy the caller may modify */
-#define BF_ARG_SCALABLE		0x02	/* hash lists as 1.2 reads them: scalable */
+/* The probe cache's methods for a filter argument as api reads it */
+static inline const BtCacheMethods *
+bf_probe_methods(BtApiVersion api)
+{
+	return bt_api_reads_hashlist_as_scalable(api) ? &bf_probe_as_scalable :
+		&bf_probe_as_blocked;
+}
+
+extern void bf_decode_or_error(struct varlena *v, BloomFilter *f);
+extern struct varlena *bf_materialize(BloomFilter *st, BtApiVersion api,
+									  BloomPlan *plan, MemoryContext cxt);
 extern struct varlena *bf_as_filter(struct varlena *v, BloomFilter *f,
-									struct varlena *orig, int opts);
+									struct varlena *orig, BtApiVersion api,
+									bool copy);
 extern struct varlena *bf_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f,
-							  int opts);
+							  BtApiVersion api, bool copy);
 extern struct varlena *bf_light_view(const BloomFilter *st, MemoryContext cxt,
 									 BloomLightView *v);
 extern struct varlena *bf_read_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f,
-								   BloomLightView *v, bool *light, int opts);
+								   BloomLightView *v, bool *light, BtApiVersion api);
 
 /* bf_construct.c */
 extern void bf_check_params(int64 capacity, double fpr);
@@ -81,13 +139,31 @@ extern void bf_warn_if_cannot_grow(const BloomFilter *f);
 extern struct varlena *bf_add_hash(struct varlena *v, BloomFilter *f, uint64 h,
 								   BloomPlan *plan, MemoryContext cxt);
 extern void bf_admit_key(BloomFilter *f, const BloomKeyInfo *ki);
-extern struct varlena *bf_add_target(FunctionCallInfo fcinfo, bool create,
+extern struct varlena *bf_add_target(FunctionCallInfo fcinfo, BtApiVersion api,
 									 BloomFilter *f);
+
+/*
+ * The common bodies of the SQL-visible functions, for the SQL-API version
+ * that binds the entry point (bf_legacy.c binds the older ones)
+ */
 
 /* bf_funcs.c */
 extern bool bf_unite_as_states(const BloomFilter *a, const BloomFilter *b);
 extern void bf_check_compatible(const BloomFilter *a, const BloomFilter *b);
 extern struct varlena *bf_merge_into(BloomFilter *fa, const BloomFilter *fb,
 									 bool intersect, MemoryContext cxt);
+extern Datum bf_contains(FunctionCallInfo fcinfo, BloomKeyEnc enc, BtApiVersion api);
+extern Datum bf_add(FunctionCallInfo fcinfo, BloomKeyEnc enc, BtApiVersion api);
+extern Datum bf_merge(FunctionCallInfo fcinfo, bool intersect, BtApiVersion api);
+extern Datum bf_info(FunctionCallInfo fcinfo, BtApiVersion api);
+extern Datum bf_cardinality(FunctionCallInfo fcinfo, BtApiVersion api);
+
+/* bf_batch.c */
+extern Datum bf_add_all(FunctionCallInfo fcinfo, BtApiVersion api);
+extern const BtBatchProbe *bf_batch_probe(BtApiVersion api);
+
+/* bf_agg.c */
+extern Datum bf_agg_final(FunctionCallInfo fcinfo, BtApiVersion api);
+extern Datum bf_union_trans(FunctionCallInfo fcinfo, BtApiVersion api);
 
 #endif							/* BLOOM_FAMILY_H */

@@ -24,6 +24,32 @@
 #include "keytypes.h"
 
 /* ---------------------------------------------------------------------
+ * SQL-API versions
+ * ---------------------------------------------------------------------
+ */
+
+/*
+ * The generation of the extension's SQL that binds a C entry point.  An
+ * installed database keeps the functions of the version it was created at
+ * (or updated to), bound to C symbols by name; a symbol never changes
+ * meaning, so when a version changes what a function does it binds a new
+ * symbol.  The entry points pass their generation to the common code, and
+ * what each generation means is derived from it in one place (for
+ * bloomfilter, the bt_api_* predicates of src/bloom/bloom.h; the table of
+ * which version binds which symbol is in src/bloom/bf_legacy.c).  Only the
+ * versions whose SQL bound new C symbols are listed; the order is the
+ * order of the versions.
+ */
+typedef enum BtApiVersion
+{
+	BT_API_1_0,					/* bloomtype--1.0.sql */
+	BT_API_1_1,					/* array forms */
+	BT_API_1_2,					/* scalable filters, create-on-add */
+	BT_API_1_5,					/* light bloom_agg states */
+	BT_API_1_6					/* every read of a hash list as 1.2's */
+} BtApiVersion;
+
+/* ---------------------------------------------------------------------
  * glue_keys.c: canonical encoding and hashing of SQL values used as keys
  * ---------------------------------------------------------------------
  */
