@@ -12,7 +12,8 @@ include $(dir $(lastword $(MAKEFILE_LIST)))src/core/core.mk
 # name is unique (an error's LOCATION keeps only the base name) and its
 # prefix says where it is: glue_, bf_, cb_, cf_, bfi_
 PG_SRCS = src/pg/glue_keys.c src/pg/glue_memory.c src/pg/glue_cache.c \
-	src/pg/glue_io.c src/pg/glue_batch.c src/pg/glue_agg.c
+	src/pg/glue_io.c src/pg/glue_batch.c src/pg/glue_agg.c \
+	src/pg/glue_params.c
 BLOOM_SRCS = src/bloom/bf_value.c src/bloom/bf_construct.c \
 	src/bloom/bf_funcs.c src/bloom/bf_batch.c src/bloom/bf_agg.c \
 	src/bloom/bf_legacy.c

@@ -85,49 +85,51 @@ BT_KEY_TYPES(ADD_CREATE_, BT_NO_ALIAS)
  * ---------------------------------------------------------------------
  */
 
+/* f's value of param, as the detail of a mismatch says it */
 static char *
-describe_param(const BloomFilter *f, const char *what)
+describe_param(const BloomFilter *f, BloomParam param)
 {
-	if (strcmp(what, "capacity") == 0)
-		return psprintf(UINT64_FORMAT, f->capacity);
-	if (strcmp(what, "false-positive rate") == 0)
-		return psprintf("%g", f->fpr);
-	if (strcmp(what, "number of blocks") == 0)
-		return psprintf(UINT64_FORMAT, f->nblocks);
-	if (strcmp(what, "hashes per key") == 0)
-		return psprintf("%d", f->k);
-	if (strcmp(what, "hash seed") == 0)
-		return psprintf(UINT64_FORMAT, f->seed);
-	if (strcmp(what, "expansion") == 0)
-		return psprintf(UINT64_FORMAT, f->expansion);
-	if (strcmp(what, "growth policy") == 0)
-		return pstrdup(f->kind == BLOOM_KIND_SCALABLE ? "\"scalable\"" :
-					   (f->flags & BLOOM_FLAG_NONSCALING) ? "\"fixed, refuses keys past capacity\"" :
-					   "\"fixed, takes keys past capacity (1.0)\"");
-	if (strcmp(what, "kind") == 0)
-		return pstrdup(f->kind == BLOOM_KIND_SCALABLE ? "\"scalable\"" :
-					   f->kind == BLOOM_KIND_HASHLIST ? "\"auto-sized bloom_agg state\"" :
-					   bloom_is_fixed_state(f) ? "\"fixed-capacity bloom_agg state\"" :
-					   "\"blocked\"");
-	return psprintf("%d", f->kind);
+	switch (param)
+	{
+		case BLOOM_PARAM_CAPACITY:
+			return psprintf(UINT64_FORMAT, f->capacity);
+		case BLOOM_PARAM_FPR:
+			return psprintf("%g", f->fpr);
+		case BLOOM_PARAM_NBLOCKS:
+			return psprintf(UINT64_FORMAT, f->nblocks);
+		case BLOOM_PARAM_HASHES:
+			return psprintf("%d", f->k);
+		case BLOOM_PARAM_SEED:
+			return psprintf(UINT64_FORMAT, f->seed);
+		case BLOOM_PARAM_EXPANSION:
+			return psprintf(UINT64_FORMAT, f->expansion);
+		case BLOOM_PARAM_GROWTH:
+			return pstrdup(f->kind == BLOOM_KIND_SCALABLE ? "\"scalable\"" :
+						   (f->flags & BLOOM_FLAG_NONSCALING) ? "\"fixed, refuses keys past capacity\"" :
+						   "\"fixed, takes keys past capacity (1.0)\"");
+		case BLOOM_PARAM_KIND:
+			return pstrdup(f->kind == BLOOM_KIND_SCALABLE ? "\"scalable\"" :
+						   f->kind == BLOOM_KIND_HASHLIST ? "\"auto-sized bloom_agg state\"" :
+						   bloom_is_fixed_state(f) ? "\"fixed-capacity bloom_agg state\"" :
+						   "\"blocked\"");
+		default:
+			/* the hash algorithm, the layers: only a crafted value differs */
+			return psprintf("%d", f->kind);
+	}
 }
 
 void
 bf_check_compatible(const BloomFilter *a, const BloomFilter *b)
 {
-	const char *what;
+	BloomParam	param = bloom_compatible(a, b);
 
-	if (bloom_compatible(a, b, &what) != BLOOM_OK)
-	{
-		if (strcmp(what, "key type") == 0)
-			bloom_check_key_classes(a->key_class, a->key_type, b->key_class, b->key_type);
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("cannot combine bloom filters with different %s", what),
-				 errdetail("The first filter has %s %s, the second %s.",
-						   what, describe_param(a, what), describe_param(b, what)),
-				 errhint("Only filters built with the same capacity, false-positive rate and expansion combine, e.g. from bloom_empty(capacity, fpr) or bloom_agg(key, capacity, fpr).")));
-	}
+	if (param == BLOOM_PARAM_NONE)
+		return;
+	if (param == BLOOM_PARAM_KEY_TYPE)
+		bloom_check_key_classes(a->key_class, a->key_type, b->key_class, b->key_type);
+	bt_param_mismatch("bloom filters", param,
+					  describe_param(a, param), describe_param(b, param),
+					  "Only filters built with the same capacity, false-positive rate and expansion combine, e.g. from bloom_empty(capacity, fpr) or bloom_agg(key, capacity, fpr).");
 }
 
 /*

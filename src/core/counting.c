@@ -215,25 +215,27 @@ counting_count(const BloomFilter *f, uint64_t h)
 	return counting_cells_count(counting_counters(f) + b * COUNTING_PLANE_BYTES, f->k, cells);
 }
 
-/* Can a and b be united counter by counter?  *what names the difference */
-BloomStatus
-counting_compatible(const BloomFilter *a, const BloomFilter *b, const char **what)
+/*
+ * Can a and b be united counter by counter?  Returns the first parameter
+ * that differs, BLOOM_PARAM_NONE if none does.
+ */
+BloomParam
+counting_compatible(const BloomFilter *a, const BloomFilter *b)
 {
-	*what = NULL;
 	if (a->seed != b->seed)
-		*what = "hash seed";
-	else if (a->capacity != b->capacity)
-		*what = "capacity";
-	else if (a->fpr != b->fpr)
-		*what = "false-positive rate";
-	else if (a->nblocks != b->nblocks)
-		*what = "number of blocks";
-	else if (a->k != b->k)
-		*what = "hashes per key";
-	else if (a->key_class != BLOOM_KEY_NONE && b->key_class != BLOOM_KEY_NONE &&
-			 (a->key_class != b->key_class || a->key_type != b->key_type))
-		*what = "key type";
-	return *what ? BLOOM_E_MISMATCH : BLOOM_OK;
+		return BLOOM_PARAM_SEED;
+	if (a->capacity != b->capacity)
+		return BLOOM_PARAM_CAPACITY;
+	if (a->fpr != b->fpr)
+		return BLOOM_PARAM_FPR;
+	if (a->nblocks != b->nblocks)
+		return BLOOM_PARAM_NBLOCKS;
+	if (a->k != b->k)
+		return BLOOM_PARAM_HASHES;
+	if (a->key_class != BLOOM_KEY_NONE && b->key_class != BLOOM_KEY_NONE &&
+		(a->key_class != b->key_class || a->key_type != b->key_type))
+		return BLOOM_PARAM_KEY_TYPE;
+	return BLOOM_PARAM_NONE;
 }
 
 /*

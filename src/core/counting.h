@@ -125,8 +125,7 @@ extern BloomStatus counting_new(uint64_t capacity, double fpr, BloomPlan *plan,
 extern void counting_add(BloomFilter *f, uint64_t h);
 extern bool counting_remove(BloomFilter *f, uint64_t h);
 extern unsigned counting_count(const BloomFilter *f, uint64_t h);
-extern BloomStatus counting_compatible(const BloomFilter *a, const BloomFilter *b,
-									   const char **what);
+extern BloomParam counting_compatible(const BloomFilter *a, const BloomFilter *b);
 extern void counting_merge(BloomFilter *a, const BloomFilter *b, const BloomCancel *c);
 extern void counting_to_bloom(const BloomFilter *c, uint8_t *buf, BloomFilter *out);
 extern void counting_describe(const BloomFilter *f, CountingInfo *info,

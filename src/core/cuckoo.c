@@ -475,27 +475,29 @@ cuckoo_compact(const CuckooFilter *f, const BloomAlloc *a, CuckooFilter *out)
 	return BLOOM_OK;
 }
 
-/* Can b be united into a?  *what names the first parameter that differs */
-BloomStatus
-cuckoo_compatible(const CuckooFilter *a, const CuckooFilter *b, const char **what)
+/*
+ * Can b be united into a?  Returns the first parameter that differs,
+ * BLOOM_PARAM_NONE if none does.
+ */
+BloomParam
+cuckoo_compatible(const CuckooFilter *a, const CuckooFilter *b)
 {
-	*what = NULL;
 	if (a->hdr.seed != b->hdr.seed)
-		*what = "hash seed";
-	else if (a->hdr.capacity != b->hdr.capacity)
-		*what = "capacity";
-	else if (a->hdr.fpr != b->hdr.fpr)
-		*what = "false-positive rate";
-	else if (a->b != b->b)
-		*what = "bucket size";
-	else if (a->expansion != b->expansion)
-		*what = "expansion";
-	else if (a->max_kicks != b->max_kicks)
-		*what = "max kicks";
-	else if (a->hdr.key_class != BLOOM_KEY_NONE && b->hdr.key_class != BLOOM_KEY_NONE &&
-			 (a->hdr.key_class != b->hdr.key_class || a->hdr.key_type != b->hdr.key_type))
-		*what = "key type";
-	return *what ? BLOOM_E_MISMATCH : BLOOM_OK;
+		return BLOOM_PARAM_SEED;
+	if (a->hdr.capacity != b->hdr.capacity)
+		return BLOOM_PARAM_CAPACITY;
+	if (a->hdr.fpr != b->hdr.fpr)
+		return BLOOM_PARAM_FPR;
+	if (a->b != b->b)
+		return BLOOM_PARAM_BUCKET;
+	if (a->expansion != b->expansion)
+		return BLOOM_PARAM_EXPANSION;
+	if (a->max_kicks != b->max_kicks)
+		return BLOOM_PARAM_MAX_KICKS;
+	if (a->hdr.key_class != BLOOM_KEY_NONE && b->hdr.key_class != BLOOM_KEY_NONE &&
+		(a->hdr.key_class != b->hdr.key_class || a->hdr.key_type != b->hdr.key_type))
+		return BLOOM_PARAM_KEY_TYPE;
+	return BLOOM_PARAM_NONE;
 }
 
 /*

@@ -168,8 +168,7 @@ extern unsigned cuckoo_count(const CuckooFilter *f, uint64_t h);
 extern CuckooRemoved cuckoo_remove(CuckooFilter *f, uint64_t h);
 extern BloomStatus cuckoo_compact(const CuckooFilter *f, const BloomAlloc *a,
 								  CuckooFilter *out);
-extern BloomStatus cuckoo_compatible(const CuckooFilter *a, const CuckooFilter *b,
-									 const char **what);
+extern BloomParam cuckoo_compatible(const CuckooFilter *a, const CuckooFilter *b);
 extern BloomStatus cuckoo_merge(CuckooFilter *a, const CuckooFilter *b,
 								const BloomAlloc *al);
 extern void cuckoo_describe(const CuckooFilter *f, CuckooInfo *info);

@@ -360,48 +360,47 @@ bloom_status_message(BloomStatus st)
 }
 
 /*
- * Can a and b be combined bit by bit?  On a mismatch *what names the first
- * parameter that differs.  Filters that hold nothing yet match any key
- * class.
+ * Can a and b be combined bit by bit?  Returns the first parameter that
+ * differs, BLOOM_PARAM_NONE if none does.  Filters that hold nothing yet
+ * match any key class.
  */
-BloomStatus
-bloom_compatible(const BloomFilter *a, const BloomFilter *b, const char **what)
+BloomParam
+bloom_compatible(const BloomFilter *a, const BloomFilter *b)
 {
 	/* a light state (kind 7) stands for a buffered one: it has its geometry */
 	bool		fa = bloom_has_bits(a) || a->kind == BLOOM_KIND_SPARSE;
 	bool		fb = bloom_has_bits(b) || b->kind == BLOOM_KIND_SPARSE;
 
-	*what = NULL;
 	if (fa != fb || (!fa && a->kind != b->kind))
-		*what = "kind";
-	else if (a->flags != b->flags)
-		*what = "growth policy";
-	else if (a->kind == BLOOM_KIND_SCALABLE && a->expansion != b->expansion)
-		*what = "expansion";
-	else if (a->hash != b->hash)
-		*what = "hash algorithm";
-	else if (a->seed != b->seed)
-		*what = "hash seed";
-	else if (a->capacity != b->capacity)
-		*what = "capacity";
-	else if (a->fpr != b->fpr)
-		*what = "false-positive rate";
-	else if (a->nblocks != b->nblocks && fa)
-		*what = "number of blocks";
-	else if (a->k != b->k)
-		*what = "hashes per key";
-	else if (a->key_class != BLOOM_KEY_NONE && b->key_class != BLOOM_KEY_NONE &&
-			 (a->key_class != b->key_class || a->key_type != b->key_type))
-		*what = "key type";
-	else if (a->kind == BLOOM_KIND_SCALABLE)
+		return BLOOM_PARAM_KIND;
+	if (a->flags != b->flags)
+		return BLOOM_PARAM_GROWTH;
+	if (a->kind == BLOOM_KIND_SCALABLE && a->expansion != b->expansion)
+		return BLOOM_PARAM_EXPANSION;
+	if (a->hash != b->hash)
+		return BLOOM_PARAM_HASH;
+	if (a->seed != b->seed)
+		return BLOOM_PARAM_SEED;
+	if (a->capacity != b->capacity)
+		return BLOOM_PARAM_CAPACITY;
+	if (a->fpr != b->fpr)
+		return BLOOM_PARAM_FPR;
+	if (a->nblocks != b->nblocks && fa)
+		return BLOOM_PARAM_NBLOCKS;
+	if (a->k != b->k)
+		return BLOOM_PARAM_HASHES;
+	if (a->key_class != BLOOM_KEY_NONE && b->key_class != BLOOM_KEY_NONE &&
+		(a->key_class != b->key_class || a->key_type != b->key_type))
+		return BLOOM_PARAM_KEY_TYPE;
+	if (a->kind == BLOOM_KIND_SCALABLE)
 	{
 		/* layers both have were planned alike: a crafted value may differ */
 		for (uint64_t i = 0; i < a->nlayers && i < b->nlayers; i++)
 			if (a->layers[i].nblocks != b->layers[i].nblocks ||
 				a->layers[i].k != b->layers[i].k)
-				*what = "layer geometry";
+				return BLOOM_PARAM_LAYERS;
 	}
-	return *what ? BLOOM_E_MISMATCH : BLOOM_OK;
+	return BLOOM_PARAM_NONE;
 }
 
 /*

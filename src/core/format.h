@@ -138,6 +138,32 @@ typedef enum BloomStatus
 	BLOOM_E_CONTENT				/* the contents disagree with the counts */
 } BloomStatus;
 
+/*
+ * The parameter in which two filters differ, so that they do not combine
+ * (bloom_compatible, counting_compatible, cuckoo_compatible): the first
+ * that differs, in the order each function checks them.  Callers name it
+ * in their own words.
+ */
+typedef enum BloomParam
+{
+	BLOOM_PARAM_NONE = 0,		/* none: they combine */
+	BLOOM_PARAM_KIND,
+	BLOOM_PARAM_GROWTH,			/* growth policy (flags) */
+	BLOOM_PARAM_EXPANSION,
+	BLOOM_PARAM_HASH,			/* hash algorithm */
+	BLOOM_PARAM_SEED,			/* hash seed */
+	BLOOM_PARAM_CAPACITY,
+	BLOOM_PARAM_FPR,			/* false-positive rate */
+	BLOOM_PARAM_NBLOCKS,		/* number of blocks */
+	BLOOM_PARAM_HASHES,			/* hashes per key */
+	BLOOM_PARAM_KEY_TYPE,		/* both hold keys, of different classes */
+	BLOOM_PARAM_LAYERS,			/* geometry of the layers both have */
+	BLOOM_PARAM_BUCKET,			/* a cuckoo filter's bucket size */
+	BLOOM_PARAM_MAX_KICKS		/* a cuckoo filter's max kicks */
+} BloomParam;
+
+#define BLOOM_NUM_PARAMS	(BLOOM_PARAM_MAX_KICKS + 1)
+
 /* One layer of a scalable filter, decoded (also a view of a blocked one) */
 typedef struct BloomLayer
 {
@@ -302,8 +328,7 @@ extern void bloom_header_init(BloomFilter *f, uint8_t *buf, int kind,
 extern size_t bloom_value_size(const BloomFilter *f);
 extern size_t bloom_bits_offset(const BloomFilter *f);
 extern const char *bloom_status_message(BloomStatus st);
-extern BloomStatus bloom_compatible(const BloomFilter *a, const BloomFilter *b,
-									const char **what);
+extern BloomParam bloom_compatible(const BloomFilter *a, const BloomFilter *b);
 extern BloomStatus bloom_add(BloomFilter *f, uint64_t h, struct BloomPlan *plan,
 							 const BloomAlloc *a, bool *added);
 extern BloomStatus bloom_merge(BloomFilter *a, const BloomFilter *b,

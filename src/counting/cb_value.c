@@ -261,18 +261,15 @@ cb_add_target(FunctionCallInfo fcinfo, BloomFilter *f)
 void
 cb_check_compatible(const BloomFilter *a, const BloomFilter *b)
 {
-	const char *what;
+	BloomParam	param = counting_compatible(a, b);
 
-	if (counting_compatible(a, b, &what) != BLOOM_OK)
-	{
-		if (strcmp(what, "key type") == 0)
-			bt_check_key_classes(CB_PLURAL, a->key_class, a->key_type,
-								 b->key_class, b->key_type);
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("cannot combine counting bloom filters with different %s", what),
-				 errhint("Only counting filters made with the same capacity and false-positive rate combine, e.g. from counting_empty(capacity, fpr) or counting_agg(key, capacity, fpr).")));
-	}
+	if (param == BLOOM_PARAM_NONE)
+		return;
+	if (param == BLOOM_PARAM_KEY_TYPE)
+		bt_check_key_classes(CB_PLURAL, a->key_class, a->key_type,
+							 b->key_class, b->key_type);
+	bt_param_mismatch(CB_PLURAL, param, NULL, NULL,
+					  "Only counting filters made with the same capacity and false-positive rate combine, e.g. from counting_empty(capacity, fpr) or counting_agg(key, capacity, fpr).");
 }
 
 /* ---------------------------------------------------------------------

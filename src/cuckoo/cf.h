@@ -20,6 +20,8 @@
 
 #define CF_NOUN				"cuckoo filter"
 #define CF_PLURAL			"cuckoo filters"
+/* what combines, the hint of a mismatch */
+#define CF_COMBINE_HINT		"Only cuckoo filters made with the same capacity, false-positive rate, bucket size, max kicks and expansion combine."
 /* cuckoo_add(NULL, key) makes a filter of this many keys at 1% */
 #define CF_CREATE_CAPACITY	1000
 

@@ -37,15 +37,12 @@ static const BtListAgg list_agg = {
 struct varlena *
 cf_list_union(struct varlena *a, CuckooFilter *fa, const CuckooFilter *fb, BloomPlan *plan)
 {
-	const char *what = fa->hdr.seed != fb->hdr.seed ? "hash seed" :
-		fa->hdr.capacity != fb->hdr.capacity ? "capacity" :
-		fa->hdr.fpr != fb->hdr.fpr ? "false-positive rate" : NULL;
+	BloomParam	param = fa->hdr.seed != fb->hdr.seed ? BLOOM_PARAM_SEED :
+		fa->hdr.capacity != fb->hdr.capacity ? BLOOM_PARAM_CAPACITY :
+		fa->hdr.fpr != fb->hdr.fpr ? BLOOM_PARAM_FPR : BLOOM_PARAM_NONE;
 
-	if (what != NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("cannot combine cuckoo filters with different %s", what),
-				 errhint("Only cuckoo filters made with the same capacity, false-positive rate, bucket size, max kicks and expansion combine.")));
+	if (param != BLOOM_PARAM_NONE)
+		bt_param_mismatch(CF_PLURAL, param, NULL, NULL, CF_COMBINE_HINT);
 	a = bt_copy_into(a, CurrentMemoryContext);
 	cf_decode_or_error(a, fa);
 	return bt_hashlist_combine(&fa->hdr, &fb->hdr, plan, &list_agg);

@@ -339,18 +339,14 @@ cf_add_target(FunctionCallInfo fcinfo, CuckooFilter *f)
 void
 cf_check_compatible(const CuckooFilter *a, const CuckooFilter *b)
 {
-	const char *what;
+	BloomParam	param = cuckoo_compatible(a, b);
 
-	if (cuckoo_compatible(a, b, &what) != BLOOM_OK)
-	{
-		if (strcmp(what, "key type") == 0)
-			bt_check_key_classes(CF_PLURAL, a->hdr.key_class, a->hdr.key_type,
-								 b->hdr.key_class, b->hdr.key_type);
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("cannot combine cuckoo filters with different %s", what),
-				 errhint("Only cuckoo filters made with the same capacity, false-positive rate, bucket size, max kicks and expansion combine.")));
-	}
+	if (param == BLOOM_PARAM_NONE)
+		return;
+	if (param == BLOOM_PARAM_KEY_TYPE)
+		bt_check_key_classes(CF_PLURAL, a->hdr.key_class, a->hdr.key_type,
+							 b->hdr.key_class, b->hdr.key_type);
+	bt_param_mismatch(CF_PLURAL, param, NULL, NULL, CF_COMBINE_HINT);
 }
 
 /*

@@ -177,6 +177,15 @@ clamp_int64(uint64 v)
 }
 
 /* ---------------------------------------------------------------------
+ * glue_params.c: filters that do not combine
+ * ---------------------------------------------------------------------
+ */
+
+extern void bt_param_mismatch(const char *plural, BloomParam param,
+							  const char *first, const char *second,
+							  const char *hint);
+
+/* ---------------------------------------------------------------------
  * glue_memory.c: memory for the core
  * ---------------------------------------------------------------------
  */

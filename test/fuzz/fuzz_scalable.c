@@ -26,11 +26,10 @@ limited_alloc(void *arg, size_t size)
 static uint8_t *
 united(const BloomFilter *a, const BloomFilter *b, BloomFilter *u)
 {
-	const char *what;
 	size_t		len;
 	uint8_t    *buf;
 
-	if (bloom_compatible(a, b, &what) != BLOOM_OK)
+	if (bloom_compatible(a, b) != BLOOM_PARAM_NONE)
 		abort();				/* a value and its grown self share geometry */
 	len = bloom_scalable_union_size(a, b);
 	buf = malloc(len);

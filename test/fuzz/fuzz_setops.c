@@ -21,7 +21,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				b,
 				u,
 				x;
-	const char *what;
 	size_t		la,
 				lb;
 	uint8_t    *ca,
@@ -43,7 +42,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (bloom_decode(ca, la, &a) == BLOOM_OK &&
 		bloom_decode(cb, lb, &b) == BLOOM_OK &&
 		a.kind == BLOOM_KIND_BLOCKED &&
-		bloom_compatible(&a, &b, &what) == BLOOM_OK)
+		bloom_compatible(&a, &b) == BLOOM_PARAM_NONE)
 	{
 		uint64_t	nbytes = a.nblocks * BLOOM_BLOCK_BYTES;
 		uint8_t    *bits = malloc(nbytes);
