@@ -5,13 +5,11 @@
  *		bloom_index_contains, bloom_index_contains_each, bloom_index_filter
  *		and bloom_index_info.
  *
- * A probe reads the metapage and one page a layer, the oldest layer first,
- * and stops at the first that may hold the key.  A batch probe groups its
- * keys by page, layer by layer, so that each page is pinned and locked
- * once however many keys fall on it.  A partitioned index answers for all
- * its partitions (bfi_access.c opens them).  The answer includes the keys of
- * rows deleted, updated away, or written by transactions that aborted or
- * are still running: false positives, never false negatives.
+ * Each opens the indexes it asks with bfi_access.c (a partitioned index
+ * answers for all its partitions; bfi_route.c picks the one partition a
+ * probe's key belongs to, where it can), reads them with bfi_read.c, and
+ * makes its answer from what they hold: a boolean, an array of them, the
+ * union of the snapshots, a row of sums.
  *
  *-------------------------------------------------------------------------
  */
@@ -25,37 +23,6 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 
-#include <math.h>
-
-/* Checks that a probe of ki's type may be asked of the index's keys */
-static void
-check_probe(const BfiMeta *m, const BloomKeyInfo *ki)
-{
-	/* class "other": the same type (by OID: renaming it changes its tag) */
-	if (m->key_class == BLOOM_KEY_OTHER && ki->key_class == BLOOM_KEY_OTHER)
-	{
-		if (ki->typid != m->key_typid)
-			bloom_key_mismatch(m->key_class, m->key_typid, ki, false);
-		return;
-	}
-	bloom_check_key(m->key_class, m->key_type, ki, false);
-}
-
-/*
- * Reads target t's metapage into a copy of its cache (see bfi_cache_copy),
- * checked for probes of ki
- */
-static BfiCache *
-target_meta(BfiTarget *t, const BloomKeyInfo *ki)
-{
-	BfiCache   *c = bfi_cache_copy(t->index);
-
-	bfi_meta_for_index(t->index, &c->meta);
-	if (ki)
-		check_probe(&c->meta, ki);
-	return c;
-}
-
 static Datum
 index_contains(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 {
@@ -68,7 +35,7 @@ index_contains(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 	foreach(lc, targets)
 	{
 		BfiTarget  *t = (BfiTarget *) lfirst(lc);
-		BfiCache   *c = target_meta(t, ki);
+		BfiCache   *c = bfi_target_meta(t, ki);
 
 		if (bfi_probe_hash(t->index, c, bloom_key_hash_fast(ki, PG_GETARG_DATUM(1),
 															c->meta.seed)))
@@ -84,57 +51,6 @@ index_contains(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 #define CONTAINS_(suffix, sqltype, enc, vol) \
 	BT_KEY_ENTRY(bloom_index_contains, suffix, index_contains(fcinfo, enc))
 BT_KEY_TYPES(CONTAINS_, BT_NO_ALIAS)
-
-/*
- * Tests the pending keys (indexes into h, found) against layer i: the
- * keys are grouped by page with a counting sort, and each page is read
- * once.  Returns the number of keys still pending, compacted in place.
- */
-static uint32
-probe_layer_batch(Relation index, BfiCache *c, unsigned i, const uint64 *h,
-				  bool *found, uint32 *pending, uint32 npending, uint32 *order)
-{
-	const BfiLayer *l = &c->meta.layers[i];
-	uint32	   *start = palloc0_array(uint32, l->npages + 1);
-	uint32		left = 0;
-
-	for (uint32 j = 0; j < npending; j++)
-		start[bloom_mulhi64(h[pending[j]], l->nblocks) / BFI_BLOCKS_PER_PAGE + 1]++;
-	for (uint32 p = 0; p < l->npages; p++)
-		start[p + 1] += start[p];
-	for (uint32 j = 0; j < npending; j++)
-		order[start[bloom_mulhi64(h[pending[j]], l->nblocks) / BFI_BLOCKS_PER_PAGE]++] =
-			pending[j];
-
-	/* start[p] is now the end of page p's keys */
-	for (uint32 p = 0, j = 0; p < l->npages; p++)
-	{
-		uint32		end = start[p];
-		Buffer		buf;
-		Page		page;
-
-		if (j == end)
-			continue;
-		page = bfi_read_data_page(index, c, i, p, &buf);
-		for (; j < end; j++)
-		{
-			uint32		key = order[j];
-			uint32		blkno;
-			uint32		off;
-
-			bfi_locate(l, h[key], &blkno, &off);
-			if (page && bloom_block_test((const uint8 *) page + off, l->k, h[key]))
-				found[key] = true;
-			else
-				pending[left++] = key;
-		}
-		if (page)
-			UnlockReleaseBuffer(buf);
-		CHECK_FOR_INTERRUPTS();
-	}
-	pfree(start);
-	return left;
-}
 
 /*
  * The result of bloom_index_contains_each: a boolean array of keys' shape
@@ -199,7 +115,7 @@ bloom_index_contains_each(PG_FUNCTION_ARGS)
 	foreach(lc, targets)
 	{
 		BfiTarget  *t = (BfiTarget *) lfirst(lc);
-		BfiCache   *c = target_meta(t, ki);
+		BfiCache   *c = bfi_target_meta(t, ki);
 		uint32		npending = 0;
 
 		if (lc == list_head(targets))
@@ -228,97 +144,10 @@ bloom_index_contains_each(PG_FUNCTION_ARGS)
 		for (uint32 j = 0; j < nvalues; j++)
 			if (!found[j])
 				pending[npending++] = j;
-		for (unsigned i = 0; i < c->meta.nlayers && npending > 0; i++)
-			npending = probe_layer_batch(t->index, c, i, h, found, pending,
-										 npending, order);
+		bfi_probe_batch(t->index, c, h, found, pending, npending, order);
 	}
 	bfi_close_targets(targets);
 	PG_RETURN_ARRAYTYPE_P(result);
-}
-
-/*
- * Calls fn for each page of layer i that holds bits: its blocks, their
- * number and the page's count.  Pages the file lacks and new pages hold
- * no keys and are skipped.
- */
-typedef void (*page_fn) (const uint8 *blocks, uint32 nblocks, uint64 nitems,
-						 uint32 p, void *arg);
-
-static void
-scan_layer(Relation index, BfiCache *c, unsigned i, page_fn fn, void *arg)
-{
-	const BfiLayer *l = &c->meta.layers[i];
-
-	for (uint32 p = 0; p < l->npages; p++)
-	{
-		Buffer		buf;
-		Page		page = bfi_read_data_page(index, c, i, p, &buf);
-
-		if (page)
-		{
-			fn((const uint8 *) page + BFI_DATA_OFFSET, bfi_page_blocks(l, p),
-			   bfi_opaque(page)->nitems, p, arg);
-			UnlockReleaseBuffer(buf);
-		}
-		CHECK_FOR_INTERRUPTS();
-	}
-}
-
-/* Copies a page's blocks into a layer of a value */
-static void
-copy_page(const uint8 *blocks, uint32 nblocks, uint64 nitems, uint32 p, void *arg)
-{
-	BloomLayer *l = (BloomLayer *) arg;
-
-	memcpy(l->data + (Size) p * BFI_BLOCKS_PER_PAGE * BLOOM_BLOCK_BYTES, blocks,
-		   (Size) nblocks * BLOOM_BLOCK_BYTES);
-	l->nitems += nitems;
-}
-
-/* The index of target t as a scalable value, in CurrentMemoryContext */
-static struct varlena *
-index_snapshot(BfiTarget *t, BloomFilter *f)
-{
-	BfiCache   *c = target_meta(t, NULL);
-	BfiMeta		m = c->meta;
-	BloomLayer	layers[BFI_MAX_LAYERS];
-	uint64		total = 0;
-	size_t		size;
-	struct varlena *v;
-
-	/* an unlogged index reset by a crash has no layer yet: an empty one */
-	if (m.nlayers == 0 && bfi_add_layer(&m, m.min_capacity) != BFI_OK)
-		elog(ERROR, "cannot plan the first layer of index \"%s\"",
-			 RelationGetRelationName(t->index));
-	for (unsigned i = 0; i < m.nlayers; i++)
-	{
-		/* items counted below, from the pages */
-		bfi_layer_view(&m.layers[i], 0, NULL, &layers[i]);
-		total += m.layers[i].nblocks;
-	}
-	size = bloom_scalable_size(m.nlayers, total);
-	if (size > BLOOM_MAX_BYTES)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("index \"%s\" is too large for a bloomfilter value",
-						RelationGetRelationName(t->index)),
-				 errdetail("Its filter takes %zu bytes; a value holds at most %zu.",
-						   size, (size_t) BLOOM_MAX_BYTES),
-				 errhint("Ask the index itself with bloom_index_contains().")));
-	v = bt_new_varlena(size, CurrentMemoryContext);
-	bloom_scalable_assemble(BT_DATA(v), layers, m.nlayers, m.fpr, m.expansion,
-							m.seed, f);
-	for (unsigned i = 0; i < c->meta.nlayers; i++)
-		scan_layer(t->index, c, i, copy_page, &f->layers[i]);
-	f->nitems = 0;
-	for (unsigned i = 0; i < m.nlayers; i++)
-		f->nitems = bloom_sat_add(f->nitems, f->layers[i].nitems);
-	bloom_store_key_class(f, m.key_class, m.key_type);
-	bloom_write_header(f);
-	if (bloom_decode(BT_DATA(v), size, f) != BLOOM_OK)
-		elog(ERROR, "snapshot of index \"%s\" does not decode",
-			 RelationGetRelationName(t->index));
-	return v;
 }
 
 PG_FUNCTION_INFO_V1(bloom_index_filter);
@@ -340,7 +169,7 @@ bloom_index_filter(PG_FUNCTION_ARGS)
 	{
 		BfiTarget  *t = (BfiTarget *) lfirst(lc);
 		BloomFilter f;
-		struct varlena *v = index_snapshot(t, &f);
+		struct varlena *v = bfi_snapshot(t, &f);
 		BloomStatus st;
 
 		if (result == NULL)
@@ -364,29 +193,6 @@ bloom_index_filter(PG_FUNCTION_ARGS)
 	bfi_close_targets(targets);
 	PG_RETURN_POINTER(result);
 }
-
-/* What bloom_index_info sums over the pages of one layer */
-typedef struct LayerStats
-{
-	const BfiLayer *layer;
-	uint64		items;
-	uint64		bits_set;
-	double		fpr_sum;		/* sum over blocks of (bits set / B)^k */
-} LayerStats;
-
-static void
-stat_page(const uint8 *blocks, uint32 nblocks, uint64 nitems, uint32 p, void *arg)
-{
-	LayerStats *s = (LayerStats *) arg;
-	BloomLayer	view;
-
-	bfi_layer_view(s->layer, nitems, (uint8 *) blocks, &view);
-	view.nblocks = nblocks;
-	s->items += nitems;
-	s->bits_set += bloom_layer_bits_set(&view, &bt_cancel);
-	s->fpr_sum += bloom_layer_estimate_fpr(&view, &bt_cancel) * nblocks;
-}
-
 
 PG_FUNCTION_INFO_V1(bloom_index_info);
 Datum
@@ -414,15 +220,15 @@ bloom_index_info(PG_FUNCTION_ARGS)
 	foreach(lc, targets)
 	{
 		BfiTarget  *t = (BfiTarget *) lfirst(lc);
-		BfiCache   *c = target_meta(t, NULL);
+		BfiCache   *c = bfi_target_meta(t, NULL);
 
 		if (lc == list_head(targets))
 			first = c->meta;
 		for (unsigned i = 0; i < c->meta.nlayers; i++)
 		{
-			LayerStats	s = {&c->meta.layers[i], 0, 0, 0.0};
+			BfiLayerStats s;
 
-			scan_layer(t->index, c, i, stat_page, &s);
+			bfi_layer_stats(t->index, c, i, &s);
 			items += s.items;
 			bits_set += s.bits_set;
 			capacity += c->meta.layers[i].capacity;

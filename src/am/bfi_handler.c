@@ -7,9 +7,9 @@
  *
  * The index holds no row pointers, so it cannot answer a scan: the planner
  * discards its paths (no amgettuple, no amgetbitmap), and the SQL functions
- * of bfi_funcs.c read it instead.  Options are local reloptions, parsed here
- * and nowhere else, so that the library needs no _PG_init and takes no
- * global reloption kind.
+ * of bfi_funcs.c read it instead (with bfi_read.c).  Options are local
+ * reloptions, parsed here and nowhere else, so that the library needs no
+ * _PG_init and takes no global reloption kind.
  *
  *-------------------------------------------------------------------------
  */

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * bfi_insert.c
- *		Adding a key to a bloomfilter index, and asking it for one.
+ *		Adding a key to a bloomfilter index.
  *
  * An insert changes one data page, under generic WAL: the k bits of the
  * key in one 64-byte block, and the page's count of keys (a delta of a few
@@ -9,47 +9,15 @@
  * share lock on the metapage, to see the newest layer, and an exclusive
  * lock on its one data page: writers wait only for writers of the same
  * page, as in any index.  As in a scalable value, a key that an older
- * layer may hold is not added again.  When the page's count reaches its
- * share of the layer's capacity, the inserter adds a layer (bfi_pages.c).
+ * layer may hold is not added again (bfi_read.c asks the layers).  When
+ * the page's count reaches its share of the layer's capacity, the inserter
+ * adds a layer (bfi_pages.c).
  *
  *-------------------------------------------------------------------------
  */
 #include "bfindex.h"
 
 #include "access/generic_xlog.h"
-
-/* Whether layer i of the cached metapage may hold h (reads one page) */
-static bool
-probe_layer(Relation index, BfiCache *c, unsigned i, uint64 h)
-{
-	const BfiLayer *l = &c->meta.layers[i];
-	uint32		blkno;
-	uint32		off;
-	Buffer		buf;
-	Page		page;
-	bool		found;
-
-	bfi_locate(l, h, &blkno, &off);
-	page = bfi_read_data_page(index, c, i, blkno - l->first_blkno, &buf);
-	if (page == NULL)
-		return false;
-	found = bloom_block_test((const uint8 *) page + off, l->k, h);
-	UnlockReleaseBuffer(buf);
-	return found;
-}
-
-/*
- * Whether the index may hold hash h, for the metapage in c (read by the
- * caller): the oldest layer first, as a scalable value is asked.
- */
-bool
-bfi_probe_hash(Relation index, BfiCache *c, uint64 h)
-{
-	for (unsigned i = 0; i < c->meta.nlayers; i++)
-		if (probe_layer(index, c, i, h))
-			return true;
-	return false;
-}
 
 bool
 bfi_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
@@ -96,7 +64,7 @@ bfi_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
 
 	n = c.meta.nlayers - 1;
 	for (unsigned i = 0; i < n; i++)
-		if (probe_layer(index, &c, i, h))
+		if (bfi_probe_layer(index, &c, i, h))
 			goto done;
 
 	l = &c.meta.layers[n];

@@ -92,7 +92,6 @@ extern bool bfi_insert(Relation index, Datum *values, bool *isnull,
 					   ItemPointer ht_ctid, Relation heapRel,
 					   IndexUniqueCheck checkUnique, bool indexUnchanged,
 					   IndexInfo *indexInfo);
-extern bool bfi_probe_hash(Relation index, BfiCache *c, uint64 h);
 
 /* bfi_validate.c */
 extern bool bfi_validate(Oid opclassoid);
@@ -116,6 +115,24 @@ extern void bfi_close_targets(List *targets);
 
 /* bfi_route.c: the partition a probe asks */
 extern List *bfi_route_targets(BfiTarget *t, const BloomKeyInfo *ki, Datum key);
+
+/* bfi_read.c: reading an index's pages */
+typedef struct BfiLayerStats
+{
+	uint64		items;			/* the pages' counts of keys */
+	uint64		bits_set;
+	double		fpr_sum;		/* sum over blocks of (bits set / B)^k */
+} BfiLayerStats;
+
+extern BfiCache *bfi_target_meta(BfiTarget *t, const BloomKeyInfo *ki);
+extern bool bfi_probe_layer(Relation index, BfiCache *c, unsigned i, uint64 h);
+extern bool bfi_probe_hash(Relation index, BfiCache *c, uint64 h);
+extern void bfi_probe_batch(Relation index, BfiCache *c, const uint64 *h,
+							bool *found, uint32 *pending, uint32 npending,
+							uint32 *order);
+extern struct varlena *bfi_snapshot(BfiTarget *t, BloomFilter *f);
+extern void bfi_layer_stats(Relation index, BfiCache *c, unsigned i,
+							BfiLayerStats *stats);
 
 
 #endif							/* BFINDEX_H */

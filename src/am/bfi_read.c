@@ -1,0 +1,270 @@
+/*-------------------------------------------------------------------------
+ *
+ * bfi_read.c
+ *		Reading a bloomfilter index's pages: its metapage checked for a
+ *		probe, the lookup of hashes in its layers (one key, or a batch
+ *		grouped by page), the snapshot of the index as a scalable value,
+ *		and the sums over a layer's pages that bloom_index_info reports.
+ *
+ * A probe reads the metapage and one page a layer, the oldest layer first,
+ * and stops at the first that may hold the key, as a scalable value is
+ * asked.  A batch probe groups its keys by page, layer by layer, so that
+ * each page is pinned and locked once however many keys fall on it.  The
+ * answer includes the keys of rows deleted, updated away, or written by
+ * transactions that aborted or are still running: false positives, never
+ * false negatives.  The SQL functions of bfi_funcs.c call these for each
+ * index bfi_access.c opened; an insert (bfi_insert.c) asks the older
+ * layers with bfi_probe_layer before it adds a key.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "bfindex.h"
+
+#include "miscadmin.h"
+
+/* Checks that a probe of ki's type may be asked of the index's keys */
+static void
+check_probe(const BfiMeta *m, const BloomKeyInfo *ki)
+{
+	/* class "other": the same type (by OID: renaming it changes its tag) */
+	if (m->key_class == BLOOM_KEY_OTHER && ki->key_class == BLOOM_KEY_OTHER)
+	{
+		if (ki->typid != m->key_typid)
+			bloom_key_mismatch(m->key_class, m->key_typid, ki, false);
+		return;
+	}
+	bloom_check_key(m->key_class, m->key_type, ki, false);
+}
+
+/*
+ * Reads target t's metapage into a copy of its cache (see bfi_cache_copy),
+ * checked for probes of ki (none when ki is NULL)
+ */
+BfiCache *
+bfi_target_meta(BfiTarget *t, const BloomKeyInfo *ki)
+{
+	BfiCache   *c = bfi_cache_copy(t->index);
+
+	bfi_meta_for_index(t->index, &c->meta);
+	if (ki)
+		check_probe(&c->meta, ki);
+	return c;
+}
+
+/* Whether layer i of the cached metapage may hold h (reads one page) */
+bool
+bfi_probe_layer(Relation index, BfiCache *c, unsigned i, uint64 h)
+{
+	const BfiLayer *l = &c->meta.layers[i];
+	uint32		blkno;
+	uint32		off;
+	Buffer		buf;
+	Page		page;
+	bool		found;
+
+	bfi_locate(l, h, &blkno, &off);
+	page = bfi_read_data_page(index, c, i, blkno - l->first_blkno, &buf);
+	if (page == NULL)
+		return false;
+	found = bloom_block_test((const uint8 *) page + off, l->k, h);
+	UnlockReleaseBuffer(buf);
+	return found;
+}
+
+/*
+ * Whether the index may hold hash h, for the metapage in c (read by the
+ * caller): the oldest layer first, as a scalable value is asked.
+ */
+bool
+bfi_probe_hash(Relation index, BfiCache *c, uint64 h)
+{
+	for (unsigned i = 0; i < c->meta.nlayers; i++)
+		if (bfi_probe_layer(index, c, i, h))
+			return true;
+	return false;
+}
+
+/*
+ * Tests the pending keys (indexes into h, found) against layer i: the
+ * keys are grouped by page with a counting sort, and each page is read
+ * once.  Returns the number of keys still pending, compacted in place.
+ */
+static uint32
+probe_layer_batch(Relation index, BfiCache *c, unsigned i, const uint64 *h,
+				  bool *found, uint32 *pending, uint32 npending, uint32 *order)
+{
+	const BfiLayer *l = &c->meta.layers[i];
+	uint32	   *start = palloc0_array(uint32, l->npages + 1);
+	uint32		left = 0;
+
+	for (uint32 j = 0; j < npending; j++)
+		start[bloom_mulhi64(h[pending[j]], l->nblocks) / BFI_BLOCKS_PER_PAGE + 1]++;
+	for (uint32 p = 0; p < l->npages; p++)
+		start[p + 1] += start[p];
+	for (uint32 j = 0; j < npending; j++)
+		order[start[bloom_mulhi64(h[pending[j]], l->nblocks) / BFI_BLOCKS_PER_PAGE]++] =
+			pending[j];
+
+	/* start[p] is now the end of page p's keys */
+	for (uint32 p = 0, j = 0; p < l->npages; p++)
+	{
+		uint32		end = start[p];
+		Buffer		buf;
+		Page		page;
+
+		if (j == end)
+			continue;
+		page = bfi_read_data_page(index, c, i, p, &buf);
+		for (; j < end; j++)
+		{
+			uint32		key = order[j];
+			uint32		blkno;
+			uint32		off;
+
+			bfi_locate(l, h[key], &blkno, &off);
+			if (page && bloom_block_test((const uint8 *) page + off, l->k, h[key]))
+				found[key] = true;
+			else
+				pending[left++] = key;
+		}
+		if (page)
+			UnlockReleaseBuffer(buf);
+		CHECK_FOR_INTERRUPTS();
+	}
+	pfree(start);
+	return left;
+}
+
+/*
+ * Tests the pending keys (npending indexes into h and found) against the
+ * layers of the metapage in c, the oldest first, setting found[] for those
+ * a layer may hold; order is scratch space of npending entries.  A layer
+ * asks only the keys the older layers did not find; pending is left with
+ * the keys no layer found.
+ */
+void
+bfi_probe_batch(Relation index, BfiCache *c, const uint64 *h, bool *found,
+				uint32 *pending, uint32 npending, uint32 *order)
+{
+	for (unsigned i = 0; i < c->meta.nlayers && npending > 0; i++)
+		npending = probe_layer_batch(index, c, i, h, found, pending, npending,
+									 order);
+}
+
+/*
+ * Calls fn for each page of layer i that holds bits: its blocks, their
+ * number and the page's count.  Pages the file lacks and new pages hold
+ * no keys and are skipped.
+ */
+typedef void (*page_fn) (const uint8 *blocks, uint32 nblocks, uint64 nitems,
+						 uint32 p, void *arg);
+
+static void
+scan_layer(Relation index, BfiCache *c, unsigned i, page_fn fn, void *arg)
+{
+	const BfiLayer *l = &c->meta.layers[i];
+
+	for (uint32 p = 0; p < l->npages; p++)
+	{
+		Buffer		buf;
+		Page		page = bfi_read_data_page(index, c, i, p, &buf);
+
+		if (page)
+		{
+			fn((const uint8 *) page + BFI_DATA_OFFSET, bfi_page_blocks(l, p),
+			   bfi_opaque(page)->nitems, p, arg);
+			UnlockReleaseBuffer(buf);
+		}
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+/* Copies a page's blocks into a layer of a value */
+static void
+copy_page(const uint8 *blocks, uint32 nblocks, uint64 nitems, uint32 p, void *arg)
+{
+	BloomLayer *l = (BloomLayer *) arg;
+
+	memcpy(l->data + (Size) p * BFI_BLOCKS_PER_PAGE * BLOOM_BLOCK_BYTES, blocks,
+		   (Size) nblocks * BLOOM_BLOCK_BYTES);
+	l->nitems += nitems;
+}
+
+/*
+ * The index of target t as a scalable value, in CurrentMemoryContext; *f
+ * is left decoded over it
+ */
+struct varlena *
+bfi_snapshot(BfiTarget *t, BloomFilter *f)
+{
+	BfiCache   *c = bfi_target_meta(t, NULL);
+	BfiMeta		m = c->meta;
+	BloomLayer	layers[BFI_MAX_LAYERS];
+	uint64		total = 0;
+	size_t		size;
+	struct varlena *v;
+
+	/* an unlogged index reset by a crash has no layer yet: an empty one */
+	if (m.nlayers == 0 && bfi_add_layer(&m, m.min_capacity) != BFI_OK)
+		elog(ERROR, "cannot plan the first layer of index \"%s\"",
+			 RelationGetRelationName(t->index));
+	for (unsigned i = 0; i < m.nlayers; i++)
+	{
+		/* items counted below, from the pages */
+		bfi_layer_view(&m.layers[i], 0, NULL, &layers[i]);
+		total += m.layers[i].nblocks;
+	}
+	size = bloom_scalable_size(m.nlayers, total);
+	if (size > BLOOM_MAX_BYTES)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("index \"%s\" is too large for a bloomfilter value",
+						RelationGetRelationName(t->index)),
+				 errdetail("Its filter takes %zu bytes; a value holds at most %zu.",
+						   size, (size_t) BLOOM_MAX_BYTES),
+				 errhint("Ask the index itself with bloom_index_contains().")));
+	v = bt_new_varlena(size, CurrentMemoryContext);
+	bloom_scalable_assemble(BT_DATA(v), layers, m.nlayers, m.fpr, m.expansion,
+							m.seed, f);
+	for (unsigned i = 0; i < c->meta.nlayers; i++)
+		scan_layer(t->index, c, i, copy_page, &f->layers[i]);
+	f->nitems = 0;
+	for (unsigned i = 0; i < m.nlayers; i++)
+		f->nitems = bloom_sat_add(f->nitems, f->layers[i].nitems);
+	bloom_store_key_class(f, m.key_class, m.key_type);
+	bloom_write_header(f);
+	if (bloom_decode(BT_DATA(v), size, f) != BLOOM_OK)
+		elog(ERROR, "snapshot of index \"%s\" does not decode",
+			 RelationGetRelationName(t->index));
+	return v;
+}
+
+/* What stat_page sums over the pages of one layer */
+typedef struct LayerScan
+{
+	const BfiLayer *layer;
+	BfiLayerStats *stats;
+} LayerScan;
+
+static void
+stat_page(const uint8 *blocks, uint32 nblocks, uint64 nitems, uint32 p, void *arg)
+{
+	LayerScan  *s = (LayerScan *) arg;
+	BloomLayer	view;
+
+	bfi_layer_view(s->layer, nitems, (uint8 *) blocks, &view);
+	view.nblocks = nblocks;
+	s->stats->items += nitems;
+	s->stats->bits_set += bloom_layer_bits_set(&view, &bt_cancel);
+	s->stats->fpr_sum += bloom_layer_estimate_fpr(&view, &bt_cancel) * nblocks;
+}
+
+/* Sums over the pages of layer i of the metapage in c, into *stats (zeroed) */
+void
+bfi_layer_stats(Relation index, BfiCache *c, unsigned i, BfiLayerStats *stats)
+{
+	LayerScan	s = {&c->meta.layers[i], stats};
+
+	memset(stats, 0, sizeof(*stats));
+	scan_layer(index, c, i, stat_page, &s);
+}
