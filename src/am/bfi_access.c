@@ -13,20 +13,18 @@
  * the caller may not see.  An index that is not a valid bloomfilter index
  * is an error, never an answer of "absent".  So is an index on a Citus
  * table read on a coordinator or worker: the table there is a shell whose
- * rows live in its shards, each with its own index.
+ * rows live in its shards, each with its own index (bfi_citus.c).
  *
  *-------------------------------------------------------------------------
  */
 #include "bfindex.h"
 
 #include "access/genam.h"
-#include "access/htup_details.h"
 #include "access/relation.h"
 #include "access/table.h"
 #include "access/sysattr.h"
 #include "access/xlog.h"
 #include "catalog/index.h"
-#include "catalog/pg_namespace.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_inherits.h"
 #include "miscadmin.h"
@@ -34,11 +32,28 @@
 #include "partitioning/partdesc.h"
 #include "storage/lmgr.h"
 #include "utils/acl.h"
-#include "utils/builtins.h"
-#include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/rls.h"
+
+/* The SQL name of each caller, for errors, in the order of BfiCaller */
+static const char *const caller_names[] = {
+	"bloom_index_contains",
+	"bloom_index_contains_each",
+	"bloom_index_filter",
+	"bloom_index_info"
+};
+
+StaticAssertDecl(lengthof(caller_names) == BFI_CALLER_INFO + 1,
+				 "one name for each BfiCaller");
+
+/* The name of the SQL function caller, as its errors give it */
+const char *
+bfi_caller_name(BfiCaller caller)
+{
+	Assert((unsigned) caller < lengthof(caller_names));
+	return caller_names[caller];
+}
 
 /* Locks the table of indexoid, then opens the index (amcheck's order) */
 static Relation
@@ -96,7 +111,7 @@ open_index(Oid indexoid, Oid *heapoid)
  * table, or on every column the index reads.
  */
 static void
-check_privileges(Relation index, Oid heapoid, const char *caller)
+check_privileges(Relation index, Oid heapoid, BfiCaller caller)
 {
 	Oid			userid = GetUserId();
 	Bitmapset  *attrs = NULL;
@@ -127,7 +142,7 @@ rls:
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("%s is not supported on table \"%s\", which has row-level security enabled",
-						caller, get_rel_name(heapoid)),
+						bfi_caller_name(caller), get_rel_name(heapoid)),
 				 errdetail("A filter of the column would reveal keys of rows that the policies hide."),
 				 errhint("The table's owner (unless the table forces row-level security) or a role with BYPASSRLS may read the index.")));
 }
@@ -226,91 +241,21 @@ add_partitions(List *targets, Oid indexoid, Oid heapoid)
 }
 
 /*
- * Whether heapoid is a Citus table (distributed, reference or Citus local):
- * a row of Citus's catalog pg_dist_partition, looked up by name so that
- * nothing links to Citus.  Its index there is the empty index of a shell
- * table; the rows and their keys are in the shards (Citus names a shard's
- * index <index>_<shard id>).  A shard's own table is not in that catalog.
- */
-static bool
-is_citus_table(Oid heapoid)
-{
-	Oid			cat = get_relname_relid("pg_dist_partition", PG_CATALOG_NAMESPACE);
-	Oid			idx;
-	Relation	rel;
-	SysScanDesc scan;
-	ScanKeyData key;
-	bool		found;
-
-	if (!OidIsValid(cat))
-		return false;
-	idx = get_relname_relid("pg_dist_partition_logical_relid_index",
-							PG_CATALOG_NAMESPACE);
-	/* Citus may be dropped meanwhile: then there is no Citus table */
-	if ((rel = try_table_open(cat, AccessShareLock)) == NULL)
-		return false;
-	/* logicalrelid is its first column, a regclass */
-	ScanKeyInit(&key, 1, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(heapoid));
-	scan = systable_beginscan(rel, idx, OidIsValid(idx), NULL, 1, &key);
-	found = HeapTupleIsValid(systable_getnext(scan));
-	systable_endscan(scan);
-	table_close(rel, AccessShareLock);
-	return found;
-}
-
-/*
- * The ERROR for an index of a Citus table, with a query that asks its
- * shards' indexes (Citus names a shard's table <table>_<shard id> and its
- * index <index>_<shard id>, in the same schema; run_command_on_shards puts
- * the shard's table name, quoted where needed, in place of %s)
- */
-static void
-citus_table_error(BfiTarget *t, const char *caller)
-{
-	const char *ix = RelationGetRelationName(t->index);
-	const char *tb = get_rel_name(t->heapoid);
-	char	   *nsp = get_namespace_name(RelationGetNamespace(t->index));
-	char	   *table = quote_literal_cstr(quote_qualified_identifier(nsp, tb));
-	char	   *shard_index;
-	const char *ask;
-
-	shard_index = psprintf("(quote_ident(%s) || '.' || quote_ident(%s || substring('%%s' from '_([0-9]+)\"?$')))::regclass",
-						   quote_literal_cstr(nsp),
-						   quote_literal_cstr(psprintf("%s_", ix)));
-	if (strcmp(caller, "bloom_index_filter") == 0)
-		ask = psprintf("SELECT bloom_union_agg(result::bloomfilter) FROM run_command_on_shards(%s, $$SELECT bloom_index_filter(%s)$$);",
-					   table, shard_index);
-	else if (strcmp(caller, "bloom_index_contains") == 0)
-		ask = psprintf("SELECT bool_or(result::boolean) FROM run_command_on_shards(%s, $$SELECT bloom_index_contains(%s, KEY)$$);",
-					   table, shard_index);
-	else
-		ask = psprintf("SELECT shardid, result FROM run_command_on_shards(%s, $$SELECT %s(%s%s)$$);",
-					   table, caller, shard_index,
-					   strcmp(caller, "bloom_index_contains_each") == 0 ? ", KEYS" : "");
-	ereport(ERROR,
-			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-			 errmsg("%s cannot read index \"%s\": table \"%s\" is a Citus table",
-					caller, ix, tb),
-			 errdetail("Its rows and their keys are in its shards, each with its own index; the index here is empty."),
-			 errhint("Ask the shards' indexes, for example: %s", ask)));
-}
-
-/*
- * Opens bloomfilter index indexoid for reading by caller (a function's
- * name, for errors), with every check.  The privileges checked are those
+ * Opens bloomfilter index indexoid for reading by caller (the SQL function
+ * whose errors these are), with every check.  The privileges checked are those
  * of the index named: for a partitioned index, those of a query through
  * its table.
  */
 BfiTarget *
-bfi_open_checked(Oid indexoid, const char *caller)
+bfi_open_checked(Oid indexoid, BfiCaller caller)
 {
 	BfiTarget  *t = palloc0_object(BfiTarget);
 
 	t->indexoid = indexoid;
 	t->index = open_index(indexoid, &t->heapoid);
 	check_privileges(t->index, t->heapoid, caller);
-	if (is_citus_table(t->heapoid))
-		citus_table_error(t, caller);
+	if (bfi_is_citus_table(t->heapoid))
+		bfi_citus_table_error(t, caller);
 	return t;
 }
 
@@ -341,7 +286,7 @@ bfi_open_partition(Oid indexoid)
  * or for a partitioned index the indexes of all its leaf partitions.
  */
 List *
-bfi_open_targets(Oid indexoid, const char *caller)
+bfi_open_targets(Oid indexoid, BfiCaller caller)
 {
 	BfiTarget  *t = bfi_open_checked(indexoid, caller);
 

@@ -27,7 +27,7 @@ static Datum
 index_contains(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 {
 	BloomKeyInfo *ki = bt_cache_key(fcinfo, enc, false);
-	BfiTarget  *index = bfi_open_checked(PG_GETARG_OID(0), "bloom_index_contains");
+	BfiTarget  *index = bfi_open_checked(PG_GETARG_OID(0), BFI_CALLER_CONTAINS);
 	List	   *targets = bfi_route_targets(index, ki, PG_GETARG_DATUM(1));
 	ListCell   *lc;
 	bool		found = false;
@@ -111,7 +111,7 @@ bloom_index_contains_each(PG_FUNCTION_ARGS)
 	pending = palloc_array(uint32, Max(n, 1));
 	order = palloc_array(uint32, Max(n, 1));
 
-	targets = bfi_open_targets(PG_GETARG_OID(0), "bloom_index_contains_each");
+	targets = bfi_open_targets(PG_GETARG_OID(0), BFI_CALLER_CONTAINS_EACH);
 	foreach(lc, targets)
 	{
 		BfiTarget  *t = (BfiTarget *) lfirst(lc);
@@ -154,7 +154,7 @@ PG_FUNCTION_INFO_V1(bloom_index_filter);
 Datum
 bloom_index_filter(PG_FUNCTION_ARGS)
 {
-	List	   *targets = bfi_open_targets(PG_GETARG_OID(0), "bloom_index_filter");
+	List	   *targets = bfi_open_targets(PG_GETARG_OID(0), BFI_CALLER_FILTER);
 	struct varlena *result = NULL;
 	BloomFilter acc;
 	BloomAlloc	alloc = bt_allocator(CurrentMemoryContext);
@@ -198,7 +198,7 @@ PG_FUNCTION_INFO_V1(bloom_index_info);
 Datum
 bloom_index_info(PG_FUNCTION_ARGS)
 {
-	List	   *targets = bfi_open_targets(PG_GETARG_OID(0), "bloom_index_info");
+	List	   *targets = bfi_open_targets(PG_GETARG_OID(0), BFI_CALLER_INFO);
 	ListCell   *lc;
 	TupleDesc	tupdesc;
 	Datum		values[13];

@@ -106,12 +106,27 @@ typedef struct BfiTarget
 	Relation	index;			/* open, AccessShareLock */
 } BfiTarget;
 
+/* The SQL function that opens an index: its errors name it */
+typedef enum BfiCaller
+{
+	BFI_CALLER_CONTAINS,		/* bloom_index_contains */
+	BFI_CALLER_CONTAINS_EACH,	/* bloom_index_contains_each */
+	BFI_CALLER_FILTER,			/* bloom_index_filter */
+	BFI_CALLER_INFO				/* bloom_index_info */
+} BfiCaller;
+
+extern const char *bfi_caller_name(BfiCaller caller);
+
 extern Oid	bfi_child_index_on(Oid indexoid, Relation heap, Oid partoid);
-extern BfiTarget *bfi_open_checked(Oid indexoid, const char *caller);
+extern BfiTarget *bfi_open_checked(Oid indexoid, BfiCaller caller);
 extern List *bfi_open_partitions(BfiTarget *t);
 extern BfiTarget *bfi_open_partition(Oid indexoid);
-extern List *bfi_open_targets(Oid indexoid, const char *caller);
+extern List *bfi_open_targets(Oid indexoid, BfiCaller caller);
 extern void bfi_close_targets(List *targets);
+
+/* bfi_citus.c: indexes of Citus tables, whose rows are in their shards */
+extern bool bfi_is_citus_table(Oid heapoid);
+extern void bfi_citus_table_error(BfiTarget *t, BfiCaller caller);
 
 /* bfi_route.c: the partition a probe asks */
 extern List *bfi_route_targets(BfiTarget *t, const BloomKeyInfo *ki, Datum key);

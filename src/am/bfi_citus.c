@@ -1,0 +1,98 @@
+/*-------------------------------------------------------------------------
+ *
+ * bfi_citus.c
+ *		Indexes of Citus tables: telling a Citus table, and the error that
+ *		refuses to read its index, with the query that asks its shards.
+ *
+ * On a Citus coordinator or worker, a distributed, reference or Citus
+ * local table is a shell whose rows live in its shards, each with its own
+ * index; the shell's index is empty, so reading it would answer "absent"
+ * for every key.  Citus is found by name in the catalogs, never linked:
+ * the library loads and works where Citus is not installed.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "bfindex.h"
+
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/table.h"
+#include "catalog/pg_namespace.h"
+#include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+
+/*
+ * Whether heapoid is a Citus table (distributed, reference or Citus local):
+ * a row of Citus's catalog pg_dist_partition, looked up by name so that
+ * nothing links to Citus.  Its index there is the empty index of a shell
+ * table; the rows and their keys are in the shards (Citus names a shard's
+ * index <index>_<shard id>).  A shard's own table is not in that catalog.
+ */
+bool
+bfi_is_citus_table(Oid heapoid)
+{
+	Oid			cat = get_relname_relid("pg_dist_partition", PG_CATALOG_NAMESPACE);
+	Oid			idx;
+	Relation	rel;
+	SysScanDesc scan;
+	ScanKeyData key;
+	bool		found;
+
+	if (!OidIsValid(cat))
+		return false;
+	idx = get_relname_relid("pg_dist_partition_logical_relid_index",
+							PG_CATALOG_NAMESPACE);
+	/* Citus may be dropped meanwhile: then there is no Citus table */
+	if ((rel = try_table_open(cat, AccessShareLock)) == NULL)
+		return false;
+	/* logicalrelid is its first column, a regclass */
+	ScanKeyInit(&key, 1, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(heapoid));
+	scan = systable_beginscan(rel, idx, OidIsValid(idx), NULL, 1, &key);
+	found = HeapTupleIsValid(systable_getnext(scan));
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return found;
+}
+
+/*
+ * The ERROR for an index of a Citus table read by caller, with a query that
+ * asks its shards' indexes (Citus names a shard's table <table>_<shard id>
+ * and its index <index>_<shard id>, in the same schema;
+ * run_command_on_shards puts the shard's table name, quoted where needed,
+ * in place of %s).  The query combines the shards' answers where one
+ * answer means something (the union of the filters, whether any shard may
+ * hold the key), and lists them by shard otherwise.
+ */
+void
+bfi_citus_table_error(BfiTarget *t, BfiCaller caller)
+{
+	const char *name = bfi_caller_name(caller);
+	const char *ix = RelationGetRelationName(t->index);
+	const char *tb = get_rel_name(t->heapoid);
+	char	   *nsp = get_namespace_name(RelationGetNamespace(t->index));
+	char	   *table = quote_literal_cstr(quote_qualified_identifier(nsp, tb));
+	char	   *shard_index;
+	const char *ask;
+
+	shard_index = psprintf("(quote_ident(%s) || '.' || quote_ident(%s || substring('%%s' from '_([0-9]+)\"?$')))::regclass",
+						   quote_literal_cstr(nsp),
+						   quote_literal_cstr(psprintf("%s_", ix)));
+	if (caller == BFI_CALLER_FILTER)
+		ask = psprintf("SELECT bloom_union_agg(result::bloomfilter) FROM run_command_on_shards(%s, $$SELECT bloom_index_filter(%s)$$);",
+					   table, shard_index);
+	else if (caller == BFI_CALLER_CONTAINS)
+		ask = psprintf("SELECT bool_or(result::boolean) FROM run_command_on_shards(%s, $$SELECT bloom_index_contains(%s, KEY)$$);",
+					   table, shard_index);
+	else
+		ask = psprintf("SELECT shardid, result FROM run_command_on_shards(%s, $$SELECT %s(%s%s)$$);",
+					   table, name, shard_index,
+					   caller == BFI_CALLER_CONTAINS_EACH ? ", KEYS" : "");
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("%s cannot read index \"%s\": table \"%s\" is a Citus table",
+					name, ix, tb),
+			 errdetail("Its rows and their keys are in its shards, each with its own index; the index here is empty."),
+			 errhint("Ask the shards' indexes, for example: %s", ask)));
+}
