@@ -12,6 +12,9 @@
  *	- float4, float8: as float8, little-endian, -0 and NaN normalised;
  *	- any other type: its binary send form.
  *
+ * The SQL function bloom_key_hash returns that hash (support function 1 of
+ * the bloomfilter operator classes; client programs check filters with it).
+ *
  *-------------------------------------------------------------------------
  */
 #include "bloomtype.h"
@@ -353,3 +356,27 @@ bt_check_key_classes(const char *plural, uint8 a_class, uint32 a_type,
 					   bloom_key_class_name(b_class, b_type)),
 			 errhint("Build both filters from keys of the same type.")));
 }
+
+/*
+ * bloom_key_hash(key, seed): the canonical 64-bit hash of a key, as a
+ * filter and the index hash it (support function 1 of the bloomfilter
+ * operator classes, and for client programs that check a filter).
+ */
+static Datum
+key_hash(FunctionCallInfo fcinfo, BloomKeyEnc enc)
+{
+	BloomKeyInfo *ki = (BloomKeyInfo *) fcinfo->flinfo->fn_extra;
+
+	if (ki == NULL)
+	{
+		ki = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(BloomKeyInfo));
+		bloom_keyinfo_init(ki, enc, fcinfo, 0, false);
+		fcinfo->flinfo->fn_extra = ki;
+	}
+	PG_RETURN_INT64((int64) bloom_key_hash_fast(ki, PG_GETARG_DATUM(0),
+												(uint64) PG_GETARG_INT64(1)));
+}
+
+#define KEY_HASH_(suffix, sqltype, enc, vol) \
+	BT_KEY_ENTRY(bloom_key_hash_sql, suffix, key_hash(fcinfo, enc))
+BT_KEY_TYPES(KEY_HASH_, BT_NO_ALIAS)
