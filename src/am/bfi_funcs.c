@@ -48,6 +48,14 @@ index_contains(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 	PG_RETURN_BOOL(found);
 }
 
+/*
+ * The entry points of bloom_index_contains(index, key), one per key type of
+ * src/pg/keytypes.h (varchar's overload calls the text one):
+ *	bloom_index_contains_int8, bloom_index_contains_int4,
+ *	bloom_index_contains_int2, bloom_index_contains_text,
+ *	bloom_index_contains_bytea, bloom_index_contains_uuid,
+ *	bloom_index_contains_any
+ */
 #define CONTAINS_(suffix, sqltype, enc, vol) \
 	BT_KEY_ENTRY(bloom_index_contains, suffix, index_contains(fcinfo, enc))
 BT_KEY_TYPES(CONTAINS_, BT_NO_ALIAS)

@@ -163,6 +163,10 @@ bt_check_key(const char *noun, const BloomFilter *f, const BloomKeyInfo *ki)
  *	#define CONTAINS_(suffix, sqltype, enc, vol) \
  *		BT_KEY_ENTRY(bloom_contains, suffix, contains_common(fcinfo, enc))
  *	BT_KEY_TYPES(CONTAINS_, BT_NO_ALIAS)
+ *
+ * The names exist only after expansion, so a comment beside each expansion
+ * lists the ones it makes (bloom_contains_int8, ..., bloom_contains_any):
+ * a search for a C symbol then finds where it is defined.
  */
 #define BT_KEY_ENTRY(name, suffix, call) \
 	PG_FUNCTION_INFO_V1(name##_##suffix); \

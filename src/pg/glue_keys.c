@@ -377,6 +377,14 @@ key_hash(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 												(uint64) PG_GETARG_INT64(1)));
 }
 
+/*
+ * The entry points of bloom_key_hash(key, seed), one per key type of
+ * src/pg/keytypes.h (varchar's overload calls the text one):
+ *	bloom_key_hash_sql_int8, bloom_key_hash_sql_int4,
+ *	bloom_key_hash_sql_int2, bloom_key_hash_sql_text,
+ *	bloom_key_hash_sql_bytea, bloom_key_hash_sql_uuid,
+ *	bloom_key_hash_sql_any
+ */
 #define KEY_HASH_(suffix, sqltype, enc, vol) \
 	BT_KEY_ENTRY(bloom_key_hash_sql, suffix, key_hash(fcinfo, enc))
 BT_KEY_TYPES(KEY_HASH_, BT_NO_ALIAS)
