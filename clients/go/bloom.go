@@ -1,8 +1,9 @@
 package bloomtype
 
-// What the bloomfilter type's input accepts: bloom_decode (src/core/format.c)
-// and the decoders of kinds 1 (src/core/blocked.c), 2 and 3
-// (src/core/aggstate.c), 4 (src/core/scalable.c) and 7 (src/core/sparse.c),
+// What the bloomfilter type's input accepts: bloom_decode (src/core/kinds.c,
+// format.c) and the decoders of kinds 1 (src/core/blocked.c), 2
+// (src/core/hashlist.c), 3 (src/core/aggstate.c), 4 (src/core/scalable.c)
+// and 7 (src/core/sparse.c),
 // in the server's order of checks, so that a refused value gets the
 // server's reason. docs/FORMAT.md describes the fields.
 

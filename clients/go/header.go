@@ -146,7 +146,7 @@ func (h *header) validateFill(n int, size uint64) status {
 }
 
 // scheduleNorm is H, the sum of j^-1.5 for j = 32 down to 1, in that
-// order, with sqrt only (src/core/scalable.c, schedule_norm): every IEEE
+// order, with sqrt only (src/core/sizing.c, schedule_norm): every IEEE
 // 754 machine gets the same value. Each term is converted explicitly so
 // that no platform fuses a multiply and an add.
 func scheduleNorm() float64 {

@@ -21,9 +21,9 @@
  * the 64-bit key hashes, 8 bytes each, growing by half when full, so at
  * most 12 bytes per input row plus the header.  The final function counts
  * the distinct hashes, exactly up to 65,536 of them and by estimate above
- * (src/core/materialize.c), and builds a filter sized for them; since bit
- * positions depend only on the hash, nothing is lost by keeping hashes
- * instead of keys.
+ * (src/core/distinct.c), and builds a filter sized for them
+ * (src/core/materialize.c); since bit positions depend only on the hash,
+ * nothing is lost by keeping hashes instead of keys.
  *
  * Transition functions get their key type from their C entry point, not
  * from the call expression, because Citus calls them without one.

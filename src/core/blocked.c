@@ -53,10 +53,11 @@ bloom_new_blocked(uint64_t capacity, double fpr, uint16_t flags, BloomPlan *plan
 	if ((buf = bloom_alloc_value(a, bloom_blocked_size(nblocks))) == NULL)
 		return BLOOM_E_NOMEM;
 	bloom_init_blocked(buf, nblocks, plan->k, capacity, fpr, 0);
-	if ((st = bloom_decode(buf, bloom_blocked_size(nblocks), out)) == BLOOM_OK && flags != 0)
+	if ((st = bloom_decode_as(buf, bloom_blocked_size(nblocks), out,
+							  &bloom_blocked_ops)) == BLOOM_OK && flags != 0)
 	{
 		bloom_set_flag(out, flags);
-		st = bloom_decode(buf, bloom_blocked_size(nblocks), out);
+		st = bloom_decode_as(buf, bloom_blocked_size(nblocks), out, &bloom_blocked_ops);
 	}
 	return st;
 }
@@ -164,6 +165,7 @@ blocked_describe(const BloomFilter *f, BloomInfo *info)
 
 const BloomOps bloom_blocked_ops = {
 	.name = "blocked",
+	.kind = BLOOM_KIND_BLOCKED,
 	.decode = blocked_decode,
 	.size = blocked_value_size,
 	.contains = blocked_contains,

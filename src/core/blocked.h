@@ -10,7 +10,7 @@
  * Parquet's split-block filters).  The layers of a scalable filter and the
  * bits of a buffered aggregate state use the same layout.
  *
- * sizing.c plans a filter (hashes per key, keys per block) from the
+ * sizing.h plans a filter (hashes per key, keys per block) from the
  * layout's own false-positive model; blocked.c makes, tests, combines and
  * estimates blocked filters.
  *
@@ -19,22 +19,7 @@
 #ifndef BLOOM_CORE_BLOCKED_H
 #define BLOOM_CORE_BLOCKED_H
 
-#include "format.h"
-
-/* Sizing plan: hashes per key and the most keys a block may hold */
-typedef struct BloomPlan
-{
-	double		fpr;
-	int			k;
-	double		keys_per_block;
-} BloomPlan;
-
-/* A rate the sizing plans for (false for NaN); inline: decode runs per row */
-static inline bool
-bloom_fpr_valid(double fpr)
-{
-	return fpr >= BLOOM_MIN_FPR && fpr <= BLOOM_MAX_FPR;
-}
+#include "sizing.h"
 
 /* The bytes of a blocked filter of nblocks blocks, header included */
 static inline size_t
@@ -42,17 +27,6 @@ bloom_blocked_size(uint64_t nblocks)
 {
 	return BLOOM_HEADER_SIZE + (size_t) nblocks * BLOOM_BLOCK_BYTES;
 }
-
-/* sizing.c */
-extern double bloom_model_fpr(double keys_per_block, int k);
-extern BloomStatus bloom_plan(double fpr, BloomPlan *plan);
-extern BloomStatus bloom_plan_reuse(double fpr, BloomPlan *plan);
-extern BloomStatus bloom_plan_size(const BloomPlan *plan, uint64_t capacity,
-								   uint64_t *nblocks);
-extern BloomStatus bloom_plan_size_in(const BloomPlan *plan, uint64_t capacity,
-									  uint64_t maxblocks, uint64_t *nblocks);
-extern uint64_t bloom_plan_max_capacity(const BloomPlan *plan);
-extern uint64_t bloom_plan_max_capacity_in(const BloomPlan *plan, uint64_t maxblocks);
 
 /* blocked.c */
 extern const BloomOps bloom_blocked_ops;

@@ -3,17 +3,29 @@
  * core.h
  *		The filter algorithms of bloomtype, in plain C (no PostgreSQL): what
  *		the glue, the C unit tests, the fuzzers, the benchmarks and client
- *		readers include.
+ *		readers include.  No file of src/core includes it (check-core sees
+ *		to that): each includes the modules it uses, which form a DAG
+ *		(README.md, "Layout of the source").
  *
+ *	the common base
  *	hash.h		byte order, XXH3 over canonical key bytes, multiply-shift
- *	format.h	the value format: common header, kind registry (one
- *				operations table per kind), getters and setters
- *	blocked.h	the blocked layout (kind 1) and its sizing model
- *	scalable.h	scalable filters (kind 4): layers, schedule, growth
- *	aggstate.h	aggregate states (kinds 2 and 3) and their
+ *	format.h	the value format: common header, the operations table of
+ *				a kind, getters and setters, decoding a kind's value
+ *	sizing.h	the sizing model and the schedule of layers' rates
+ *	blocked.h	the blocked layout (kind 1)
+ *	hashlist.h	hash lists (kind 2) and light states' slots, which every
+ *				family's aggregates keep; distinct counting
+ *	the families
+ *	scalable.h	scalable filters (kind 4)
+ *	aggstate.h	bloomfilter's aggregate states (kinds 3 and 7) and their
  *				materialisation into filters
- *	counting.h	counting Bloom filters (kind 5)
+ *	lightview.h	a light state (kind 7) read without materialising it
+ *	counting.h	counting Bloom filters (kind 5) and their light states (8)
  *	cuckoo.h	cuckoo filters (kind 6)
+ *	the top
+ *	kinds.h		the registry of kinds and what dispatches on a kind
+ *
+ * pagefmt.h (the index's pages, on blocked.h) is included on its own.
  *
  *-------------------------------------------------------------------------
  */
@@ -22,11 +34,14 @@
 
 #include "hash.h"
 #include "format.h"
+#include "sizing.h"
 #include "blocked.h"
+#include "hashlist.h"
 #include "scalable.h"
 #include "aggstate.h"
 #include "lightview.h"
 #include "counting.h"
 #include "cuckoo.h"
+#include "kinds.h"
 
 #endif							/* BLOOM_CORE_H */

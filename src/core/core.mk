@@ -8,6 +8,7 @@
 #	make -s --no-print-directory -f src/core/core.mk print-core-srcs
 #	make -s --no-print-directory -f src/core/core.mk print-core-cflags
 #	make -s --no-print-directory -f src/core/core.mk check-core
+#	make -s --no-print-directory -f src/core/core.mk print-core-modules
 
 # the core's folder: under PGXS $(srcdir) (set for VPATH builds too),
 # src/core from the repository's root otherwise
@@ -16,6 +17,7 @@ CORE_DIR = $(patsubst ./%,%,$(if $(srcdir),$(patsubst %/,%,$(srcdir))/src/core,s
 # the sources, relative to the repository's root (PGXS makes objects of
 # them beside the module's): a new file of the core is added here
 CORE_SRCS = src/core/format.c src/core/sizing.c src/core/blocked.c \
+	src/core/hashlist.c src/core/kinds.c \
 	src/core/scalable.c src/core/aggstate.c src/core/distinct.c \
 	src/core/materialize.c src/core/pagefmt.c src/core/counting.c \
 	src/core/cuckoo_format.c src/core/cuckoo.c src/core/sparse.c \
@@ -49,9 +51,11 @@ print-core-cflags:
 
 # Fails, naming file and line, when a file of the core includes anything
 # but a file of src/core ("name.h", no folder) or a C standard or system
-# header (<name.h>) that is not PostgreSQL's nor the glue's; and when a .c
-# file of src/core is missing from CORE_SRCS.  The module's objects and
-# the unit tests are built after it.
+# header (<name.h>) that is not PostgreSQL's nor the glue's; when a .c
+# file of src/core is missing from CORE_SRCS; and when the core's modules,
+# as their #include lines link them, form a cycle, or a file of the core
+# includes core.h (modules.awk says what a module is).  The module's
+# objects and the unit tests are built after it.
 check-core:
 	@awk -v core="$(notdir $(wildcard $(CORE_DIR)/*.[ch]))" \
 		-v listed="$(notdir $(CORE_SRCS))" \
@@ -88,6 +92,15 @@ check-core:
 	} \
 	END { exit bad }' $(sort $(wildcard $(CORE_DIR)/*.[ch])) || \
 		{ echo "check-core: src/core must not depend on PostgreSQL (see above)" >&2; exit 1; }
+	@awk -v core="$(notdir $(wildcard $(CORE_DIR)/*.[ch]))" -f $(CORE_DIR)/modules.awk \
+		$(sort $(wildcard $(CORE_DIR)/*.[ch])) || \
+		{ echo "check-core: the modules of src/core must form a DAG (README.md, \"Layout of the source\")" >&2; exit 1; }
 
-.PHONY: print-core-srcs print-core-cflags check-core
+# The modules of the core and the edges between them, one a line
+# ("module: files", "module -> module it includes"), as check-core sees them
+print-core-modules:
+	@awk -v core="$(notdir $(wildcard $(CORE_DIR)/*.[ch]))" -v mode=print \
+		-f $(CORE_DIR)/modules.awk $(sort $(wildcard $(CORE_DIR)/*.[ch])) | LC_ALL=C sort
+
+.PHONY: print-core-srcs print-core-cflags print-core-modules check-core
 .DEFAULT_GOAL := $(core_saved_goal)

@@ -13,7 +13,7 @@
  *-------------------------------------------------------------------------
  */
 #include "counting.h"
-#include "aggstate.h"
+#include "hashlist.h"
 
 #include <math.h>
 
@@ -301,7 +301,8 @@ counting_to_bloom(const BloomFilter *c, uint8_t *buf, BloomFilter *out)
 	double		est = bloom_layer_estimate_items(&l, NULL);	/* 100 MB at most */
 
 	bloom_init_blocked(buf, c->nblocks, c->k, c->capacity, c->fpr, c->seed);
-	if (bloom_decode(buf, bloom_blocked_size(c->nblocks), out) != BLOOM_OK)
+	if (bloom_decode_as(buf, bloom_blocked_size(c->nblocks), out,
+						&bloom_blocked_ops) != BLOOM_OK)
 		return;					/* cannot happen: c was valid */
 	memcpy(out->data, c->data, c->nblocks * BLOOM_BLOCK_BYTES);
 	out->key_class = c->key_class;

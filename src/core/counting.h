@@ -135,6 +135,8 @@ extern BloomStatus counting_new_sparse(uint64_t capacity, double fpr, BloomPlan 
 									   const BloomAlloc *a, BloomFilter *out);
 extern BloomStatus counting_sparse_decode(const uint8_t *buf, size_t len, BloomFilter *f);
 extern BloomStatus counting_sparse_densify(BloomFilter *f, const BloomAlloc *a);
+extern BloomStatus counting_sparse_append(BloomFilter *f, const uint8_t *src, uint64_t n,
+										  const BloomAlloc *a);
 extern BloomStatus counting_state_merge(BloomFilter *a, const BloomFilter *b,
 										const BloomAlloc *al);
 extern BloomStatus counting_light_sort(BloomFilter *f, const BloomAlloc *a);

@@ -7,17 +7,25 @@
  *		filter's bits and counters; then the state becomes that counting
  *		filter (kind 5), and stays one.
  *
- * Kind 8 is to kind 5 what kind 7 is to kind 3 (src/core/sparse.c, whose
- * growth it shares): a counter goes up by one a copy and stops at 15, so
- * adding the hashes in any order, in any split, gives the bytes the dense
- * state gives.  Only countingbloom reads kind 8.
+ * Kind 8 is to kind 5 what kind 7 is to kind 3 (src/core/sparse.c; the
+ * slots of both, and their growth, are hashlist.c's): a counter goes up by
+ * one a copy and stops at 15, so adding the hashes in any order, in any
+ * split, gives the bytes the dense state gives.  Only countingbloom reads
+ * kind 8.
  *
  *-------------------------------------------------------------------------
  */
-#include "aggstate.h"
 #include "counting.h"
+#include "hashlist.h"
 
 #include <math.h>
+
+/* The most hashes the light state f holds: the counting filter's data size over 8 */
+static inline uint64_t
+sparse_limit(const BloomFilter *f)
+{
+	return f->nblocks * COUNTING_BLOCK_BYTES / 8;
+}
 
 /*
  * The light state of counting_agg(key, capacity, fpr), decoded into out, in
@@ -68,7 +76,7 @@ counting_sparse_decode(const uint8_t *buf, size_t len, BloomFilter *f)
 	if ((st = counting_check_fields(f)) != BLOOM_OK)
 		return st;
 	if ((len - BLOOM_HEADER_SIZE) % 8 != 0 ||
-		(len - BLOOM_HEADER_SIZE) / 8 > f->nblocks * COUNTING_BLOCK_BYTES / 8)
+		(len - BLOOM_HEADER_SIZE) / 8 > sparse_limit(f))
 		return BLOOM_E_LENGTH;
 	f->nslots = (len - BLOOM_HEADER_SIZE) / 8;
 	if (f->nhashes > f->nslots || f->nitems < f->nhashes)
@@ -104,6 +112,34 @@ counting_sparse_densify(BloomFilter *f, const BloomAlloc *a)
 }
 
 /*
+ * Appends n hashes (little-endian, at src) to the light state f (kind 8):
+ * in place when they fit, else into a copy with half as many slots again
+ * (or as many as needed: bloom_slots_append); past the limit, f becomes
+ * the counting filter it stands for, the hashes added.  f may move to a
+ * new value from a (the old one is the caller's).  The caller counts the
+ * rows.
+ */
+BloomStatus
+counting_sparse_append(BloomFilter *f, const uint8_t *src, uint64_t n, const BloomAlloc *a)
+{
+	uint64_t	items = f->nitems;
+	BloomStatus st = bloom_slots_append(f, src, n, sparse_limit(f), a);
+
+	if (st != BLOOM_E_FULL)
+		return st;
+	if ((st = counting_sparse_densify(f, a)) != BLOOM_OK)
+		return st;
+	for (uint64_t i = 0; i < n; i++)
+	{
+		bloom_cancel_point(bloom_alloc_cancel(a), i);
+		counting_add(f, bloom_get_le64(src + 8 * i));
+	}
+	f->nitems = items;			/* the caller counts rows */
+	bloom_store_items(f);
+	return BLOOM_OK;
+}
+
+/*
  * Unites the partial state b into a (both kind 5 or 8, compatible: see
  * counting_compatible): two light states append their hashes; a light b
  * adds its hashes to a counting filter a; a light a becomes its counting
@@ -118,7 +154,7 @@ counting_state_merge(BloomFilter *a, const BloomFilter *b, const BloomAlloc *al)
 
 	if (a->kind == BLOOM_KIND_SPARSE_COUNTING && b->kind == BLOOM_KIND_SPARSE_COUNTING)
 	{
-		if ((st = bloom_sparse_append(a, b->data, b->nhashes, al)) != BLOOM_OK)
+		if ((st = counting_sparse_append(a, b->data, b->nhashes, al)) != BLOOM_OK)
 			return st;
 	}
 	else
@@ -340,7 +376,8 @@ counting_light_to_bloom(const BloomFilter *l, uint8_t *buf, BloomFilter *out)
 	double		est;
 
 	bloom_init_blocked(buf, l->nblocks, l->k, l->capacity, l->fpr, l->seed);
-	if (bloom_decode(buf, bloom_blocked_size(l->nblocks), out) != BLOOM_OK)
+	if (bloom_decode_as(buf, bloom_blocked_size(l->nblocks), out,
+						&bloom_blocked_ops) != BLOOM_OK)
 		return;					/* cannot happen: l was valid */
 	for (uint64_t i = 0; i < l->nhashes; i++)
 		bloom_bits_insert(out->data, l->nblocks, l->k, light_hash(l, i));

@@ -14,7 +14,7 @@
  *-------------------------------------------------------------------------
  */
 #include "cuckoo_impl.h"
-#include "aggstate.h"
+#include "hashlist.h"
 
 /* Kicks whose path is kept on the stack; longer walks use scratch memory */
 #define CK_STACK_PATH	512

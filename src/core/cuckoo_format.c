@@ -9,7 +9,7 @@
  *-------------------------------------------------------------------------
  */
 #include "cuckoo_impl.h"
-#include "scalable.h"
+#include "sizing.h"
 
 #include <math.h>
 

@@ -28,7 +28,7 @@
  *-------------------------------------------------------------------------
  */
 #include "cuckoo_impl.h"
-#include "aggstate.h"
+#include "hashlist.h"
 
 /* Marks a flat simulation: never the first bytes of a value (magic BLMF) */
 static const uint8_t sim_magic[8] = {'C', 'F', 'S', 'I', 'M', '0', '0', '1'};

@@ -1,15 +1,19 @@
 /*-------------------------------------------------------------------------
  *
  * distinct.c
- *		Distinct hashes among an auto-sized aggregate's hash list: counted
- *		exactly, or estimated, so that the filter is sized for them.
+ *		Distinct hashes among an auto-sized aggregate's hash list (of any
+ *		family): sorted and counted exactly, or estimated, so that the
+ *		filter is sized for them (bloom_hashlist_distinct, at the end).
  *
  *-------------------------------------------------------------------------
  */
-#include "aggstate.h"
+#include "hashlist.h"
 
 #include <math.h>
 #include <stddef.h>
+
+/* above BLOOM_EXACT_COUNT_MAX, size for an estimate (0.41% error) times this */
+#define BLOOM_ESTIMATE_MARGIN	1.03
 
 /*
  * Distinct values among n 64-bit hashes (little-endian, at hashes_le),
@@ -293,4 +297,56 @@ bloom_sort_u64(uint64_t *a, size_t n, const BloomCancel *c)
 	for (size_t m = n; m > 1; m >>= 1)
 		depth += 2;
 	intro_sort(a, n, depth, c);
+}
+
+/*
+ * Distinct hashes of a hash list: counted exactly when few; else
+ * estimated, sized for the estimate plus seven standard errors or more,
+ * never more than the hashes there are (sorting millions of hashes costs
+ * more than building the filter).  *sorted, when not NULL, holds the
+ * distinct hashes in order (scratch from a, the caller's to free).
+ */
+BloomStatus
+bloom_hashlist_distinct(const BloomFilter *st, const BloomAlloc *a, uint64_t **sorted,
+						uint64_t *distinct)
+{
+	uint64_t	n = st->nhashes;
+	uint8_t    *scratch;
+	uint64_t   *table;
+	double		est;
+
+	*sorted = NULL;
+	if (n <= BLOOM_EXACT_COUNT_MAX)
+	{
+		uint64_t   *h = bloom_alloc_scratch(a, (n > 0 ? n : 1) * sizeof(uint64_t));
+
+		if (h == NULL)
+			return BLOOM_E_NOMEM;
+		for (uint64_t i = 0; i < n; i++)
+			h[i] = bloom_hashlist_get(st, i);
+		bloom_sort_u64(h, n, bloom_alloc_cancel(a));
+		*distinct = bloom_unique_u64(h, n);
+		*sorted = h;
+		return BLOOM_OK;
+	}
+	if ((scratch = bloom_alloc_scratch(a, bloom_estimate_scratch(n))) == NULL)
+		return BLOOM_E_NOMEM;
+	est = bloom_estimate_distinct(st->data, n, scratch, bloom_alloc_cancel(a));
+	bloom_free_scratch(a, scratch);
+	est = ceil(est * BLOOM_ESTIMATE_MARGIN);
+	*distinct = (uint64_t) ((double) n < est ? (double) n : est);
+	if (*distinct <= BLOOM_EXACT_COUNT_MAX)
+	{
+		/* few distinct among many: a set in cache counts them exactly */
+		uint64_t	exact;
+
+		if ((table = bloom_alloc_scratch(a, 4 * BLOOM_EXACT_COUNT_MAX * sizeof(uint64_t))) == NULL)
+			return BLOOM_E_NOMEM;
+		exact = bloom_count_distinct(st->data, n, table, 4 * BLOOM_EXACT_COUNT_MAX,
+									 bloom_alloc_cancel(a));
+		bloom_free_scratch(a, table);
+		/* a failed count disproves the estimate: take the bound */
+		*distinct = exact != UINT64_MAX ? exact : n;
+	}
+	return BLOOM_OK;
 }

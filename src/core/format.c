@@ -1,118 +1,19 @@
 /*-------------------------------------------------------------------------
  *
  * format.c
- *		The common header of every value, the registry of kinds, and the
- *		generic operations that dispatch on a value's kind.
+ *		The common header of every value: writing it, decoding it and the
+ *		checks every kind shares, and the allocator's helpers.
  *
- * Decoding checks the common header here, then hands the value to its
- * kind's decode, which checks the rest and the length before anything
- * reads the payload.
+ * Decoding (inline in format.h) checks the common header, then hands the
+ * value to its kind's decode, which checks the rest and the length before
+ * anything reads the payload.  Which kind's decode that is, the caller
+ * says (bloom_decode_as), or the registry of kinds (bloom_decode, kinds.c,
+ * above every family: the format knows the kinds' numbers, not their
+ * code).
  *
  *-------------------------------------------------------------------------
  */
-#include "core.h"
-
-/* The registry: one operations table per kind, indexed by kind */
-static const BloomOps *const kind_ops[BLOOM_KIND_SPARSE + 1] = {
-	[BLOOM_KIND_BLOCKED] = &bloom_blocked_ops,
-	[BLOOM_KIND_HASHLIST] = &bloom_hashlist_ops,
-	[BLOOM_KIND_BUFFERED] = &bloom_buffered_ops,
-	[BLOOM_KIND_SCALABLE] = &bloom_scalable_ops,
-	/* kinds 5 and 6 are other types' */
-	[BLOOM_KIND_SPARSE] = &bloom_sparse_ops,
-};
-
-/*
- * Static, so that the calls in this file are inlined (in a shared library
- * an exported function called from its own file is not: decode runs once
- * per aggregated row).
- */
-static inline const BloomOps *
-ops_of(uint8_t kind)
-{
-	return kind <= BLOOM_KIND_SPARSE ? kind_ops[kind] : NULL;
-}
-
-const BloomOps *
-bloom_kind_ops(uint8_t kind)
-{
-	return ops_of(kind);
-}
-
-/*
- * What the words at offsets 48 and 56 hold, per kind: the fields of the
- * decoded struct they go to.  set_words and get_words are the two
- * directions of the one mapping (the unit tests round-trip every kind);
- * decode assigns by a switch, not through pointers, as it runs once per
- * aggregated row.
- */
-static inline void
-set_words(BloomFilter *f, uint64_t w48, uint64_t w56)
-{
-	f->nblocks = f->nslots = f->nlayers = 0;
-	f->nhashes = f->npending = f->expansion = f->reserved = f->nremoves = 0;
-	switch (f->kind)
-	{
-		case BLOOM_KIND_HASHLIST:
-			f->nslots = w48;
-			f->nhashes = w56;
-			break;
-		case BLOOM_KIND_BUFFERED:
-			f->nblocks = w48;
-			f->npending = w56;
-			break;
-		case BLOOM_KIND_SCALABLE:
-			f->nlayers = w48;
-			f->expansion = w56;
-			break;
-		case BLOOM_KIND_COUNTING:
-			f->nblocks = w48;
-			f->nremoves = w56;
-			break;
-		case BLOOM_KIND_SPARSE:
-		case BLOOM_KIND_SPARSE_COUNTING:
-			f->nblocks = w48;
-			f->nhashes = w56;
-			break;
-		default:				/* kind 1, and unknown kinds decode refuses */
-			f->nblocks = w48;
-			f->reserved = w56;
-			break;
-	}
-}
-
-static inline void
-get_words(const BloomFilter *f, uint64_t *w48, uint64_t *w56)
-{
-	switch (f->kind)
-	{
-		case BLOOM_KIND_HASHLIST:
-			*w48 = f->nslots;
-			*w56 = f->nhashes;
-			break;
-		case BLOOM_KIND_BUFFERED:
-			*w48 = f->nblocks;
-			*w56 = f->npending;
-			break;
-		case BLOOM_KIND_SCALABLE:
-			*w48 = f->nlayers;
-			*w56 = f->expansion;
-			break;
-		case BLOOM_KIND_COUNTING:
-			*w48 = f->nblocks;
-			*w56 = f->nremoves;
-			break;
-		case BLOOM_KIND_SPARSE:
-		case BLOOM_KIND_SPARSE_COUNTING:
-			*w48 = f->nblocks;
-			*w56 = f->nhashes;
-			break;
-		default:
-			*w48 = f->nblocks;
-			*w56 = f->reserved;
-			break;
-	}
-}
+#include "format.h"
 
 /*
  * Writes the common header of f, with w48 and w56 the words at offsets 48
@@ -157,7 +58,7 @@ bloom_write_header(const BloomFilter *f)
 	uint64_t	w48,
 				w56;
 
-	get_words(f, &w48, &w56);
+	bloom_get_words(f, &w48, &w56);
 	bloom_write_common(f, w48, w56);
 	if (f->kind == BLOOM_KIND_SCALABLE)
 	{
@@ -192,63 +93,6 @@ bloom_header_init(BloomFilter *f, uint8_t *buf, int kind, uint64_t capacity,
 }
 
 /*
- * Decodes and validates a value of len bytes.  Every field is checked, and
- * the length against the geometry, before anything else reads the payload.
- * A value is written in the oldest version that can hold it, so each value
- * has one encoding: each kind's decode says which versions and flags it
- * takes.
- */
-static inline BloomStatus
-decode_common(const uint8_t *buf, size_t len, BloomFilter *f, uint64_t *w48,
-			  uint64_t *w56)
-{
-	uint64_t	fbits;
-	uint64_t	w0,
-				w1;
-
-	if (len < BLOOM_HEADER_SIZE)
-		return BLOOM_E_SHORT;
-	/* eight-byte words, then fields: this runs once per aggregated row */
-	w0 = bloom_get_le64(buf);
-	w1 = bloom_get_le64(buf + 8);
-	if ((uint32_t) w0 != ((uint32_t) BLOOM_MAGIC_0 | (uint32_t) BLOOM_MAGIC_1 << 8 |
-						  (uint32_t) BLOOM_MAGIC_2 << 16 | (uint32_t) BLOOM_MAGIC_3 << 24))
-		return BLOOM_E_MAGIC;
-
-	f->version = (uint8_t) (w0 >> 32);
-	f->kind = (uint8_t) (w0 >> 40);
-	f->hash = (uint8_t) (w0 >> 48);
-	f->key_class = (uint8_t) (w0 >> 56);
-	f->key_type = (uint32_t) w1;
-	f->k = (uint8_t) (w1 >> 32);
-	f->block_log2 = (uint8_t) (w1 >> 40);
-	f->flags = (uint16_t) (w1 >> 48);
-	f->seed = bloom_get_le64(buf + 16);
-	f->capacity = bloom_get_le64(buf + 24);
-	fbits = bloom_get_le64(buf + 32);
-	memcpy(&f->fpr, &fbits, 8);
-	f->nitems = bloom_get_le64(buf + 40);
-	*w48 = bloom_get_le64(buf + 48);
-	*w56 = bloom_get_le64(buf + 56);
-	set_words(f, *w48, *w56);
-	f->base = (uint8_t *) buf;
-	f->data = (uint8_t *) buf + BLOOM_HEADER_SIZE;
-	return BLOOM_OK;
-}
-
-/* The fields every kind checks alike: hash algorithm and key class */
-static inline BloomStatus
-check_common(const BloomFilter *f)
-{
-	if (f->hash != BLOOM_HASH_XXH3_64)
-		return BLOOM_E_HASH;
-	if (f->key_class > BLOOM_KEY_MAX ||
-		(f->key_class == BLOOM_KEY_OTHER) != (f->key_type != 0))
-		return BLOOM_E_KEYCLASS;
-	return BLOOM_OK;
-}
-
-/*
  * The common header of any kind, for the decoders of kinds 5 and 6: magic,
  * hash algorithm and key class are checked; version and kind are the
  * caller's to check.  w48 and w56 are the raw words at offsets 48 and 56.
@@ -257,47 +101,20 @@ BloomStatus
 bloom_decode_common(const uint8_t *buf, size_t len, BloomFilter *f,
 					uint64_t *w48, uint64_t *w56)
 {
-	BloomStatus st = decode_common(buf, len, f, w48, w56);
+	BloomStatus st = bloom_decode_header(buf, len, f, w48, w56);
 
-	return st != BLOOM_OK ? st : check_common(f);
+	return st != BLOOM_OK ? st : bloom_check_common(f);
 }
 
+/*
+ * Decodes and validates a value of len bytes of the kind whose operations
+ * are ops: bloom_decode_with (format.h), for the modules that decode a
+ * value of a kind they know.
+ */
 BloomStatus
-bloom_decode(const uint8_t *buf, size_t len, BloomFilter *f)
+bloom_decode_as(const uint8_t *buf, size_t len, BloomFilter *f, const BloomOps *ops)
 {
-	uint64_t	w48,
-				w56;
-	BloomStatus st = decode_common(buf, len, f, &w48, &w56);
-
-	if (st != BLOOM_OK)
-		return st;
-	/* a counting or cuckoo filter is not a bloomfilter */
-	if (f->version == BLOOM_FORMAT_VERSION_3 &&
-		(f->kind == BLOOM_KIND_COUNTING || f->kind == BLOOM_KIND_CUCKOO))
-		return BLOOM_E_OTHERTYPE;
-	/* version 4 has kind 7 (and kind 8, countingbloom's) alone */
-	if (f->version == BLOOM_FORMAT_VERSION_4 && f->kind == BLOOM_KIND_SPARSE_COUNTING)
-		return BLOOM_E_OTHERTYPE;
-	if (f->version == BLOOM_FORMAT_VERSION_4)
-	{
-		if (f->kind != BLOOM_KIND_SPARSE)
-			return BLOOM_E_KIND;
-	}
-	else if (f->version != BLOOM_FORMAT_VERSION && f->version != BLOOM_FORMAT_VERSION_2)
-		return BLOOM_E_VERSION;
-	else if (f->kind == BLOOM_KIND_SPARSE)
-		return BLOOM_E_KIND;
-	if (ops_of(f->kind) == NULL)
-		return BLOOM_E_KIND;
-	if ((st = check_common(f)) != BLOOM_OK)
-		return st;
-	return ops_of(f->kind)->decode(buf, len, f);
-}
-
-size_t
-bloom_value_size(const BloomFilter *f)
-{
-	return ops_of(f->kind)->size(f);
+	return bloom_decode_with(buf, len, f, ops);
 }
 
 /*
@@ -401,61 +218,6 @@ bloom_compatible(const BloomFilter *a, const BloomFilter *b)
 				return BLOOM_PARAM_LAYERS;
 	}
 	return BLOOM_PARAM_NONE;
-}
-
-/*
- * Adds hash h to the filter f by the rule of its kind, and writes the
- * header back.  *added says whether the filter changed.  A kind that grows
- * may move f to a new value from a (compare f->base before and after: the
- * old value is the caller's to free).  plan, when given, caches a sizing
- * plan across calls.  Aggregate states are not added to here.
- */
-BloomStatus
-bloom_add(BloomFilter *f, uint64_t h, struct BloomPlan *plan, const BloomAlloc *a,
-		  bool *added)
-{
-	const BloomOps *ops = ops_of(f->kind);
-
-	*added = false;
-	if (ops->add == NULL)
-		return BLOOM_E_KIND;
-	return ops->add(f, h, plan, a, added);
-}
-
-/*
- * Combines b into a, compatible filters (bloom_compatible): union, or
- * intersection, by the rule of a's kind (a blocked filter and a buffered
- * state combine with each other).  a may move to a new value from al, as
- * for bloom_add.
- */
-BloomStatus
-bloom_merge(BloomFilter *a, const BloomFilter *b, bool intersect,
-			const BloomAlloc *al)
-{
-	const BloomOps *ops = ops_of(a->kind);
-
-	if (ops->merge == NULL)
-		return BLOOM_E_KIND;
-	return ops->merge(a, b, intersect, al);
-}
-
-/*
- * What a filter (kind 1 or 4) is and holds, estimates included;
- * BLOOM_E_KIND for an aggregate state (materialise it first).
- */
-BloomStatus
-bloom_describe(const BloomFilter *f, BloomInfo *info, const BloomCancel *c)
-{
-	const BloomOps *ops = ops_of(f->kind);
-
-	if (ops->describe == NULL)
-		return BLOOM_E_KIND;
-	info->kind = ops->name;
-	ops->describe(f, info);
-	info->bits_set = bloom_bits_set(f, c);
-	info->estimated_items = bloom_estimate_items(f, c);
-	info->estimated_fpr = bloom_estimate_fpr(f, c);
-	return BLOOM_OK;
 }
 
 void *

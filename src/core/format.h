@@ -2,8 +2,8 @@
  *
  * format.h
  *		The value format of bloomtype's filters: the common header, the
- *		registry of kinds with one operations table each, and the getters
- *		and setters of header fields.
+ *		operations table a kind fills in (kinds.h has the registry of them),
+ *		and the getters and setters of header fields.
  *
  * This is the only code that knows header offsets: everything else reads
  * a decoded BloomFilter and writes through bloom_write_header or the
@@ -294,14 +294,16 @@ typedef struct BloomInfo
 struct BloomPlan;
 
 /*
- * The operations of a kind, which the glue dispatches on.  Aggregate
- * states (kinds 2 and 3) have no contains, add or describe: they are
- * materialised into the filters they stand for first (src/core/aggstate.h);
- * a buffered state merges with another (bloom_agg's combine step).
+ * The operations of a kind, which the glue dispatches on (through the
+ * registry of kinds.h).  Aggregate states (kinds 2, 3 and 7) have no
+ * contains, add or describe: they are materialised into the filters they
+ * stand for first (src/core/aggstate.h); a buffered or light state merges
+ * with another (bloom_agg's combine step).
  */
 typedef struct BloomOps
 {
 	const char *name;
+	uint8_t		kind;			/* the kind whose table this is */
 	/* validates the kind's fields and the length; the common part is checked */
 	BloomStatus (*decode) (const uint8_t *buf, size_t len, BloomFilter *f);
 	/* the bytes of the value f describes */
@@ -316,25 +318,18 @@ typedef struct BloomOps
 	void		(*describe) (const BloomFilter *f, BloomInfo *info);
 } BloomOps;
 
-/* format.c: the registry, header I/O, generic dispatch */
-extern const BloomOps *bloom_kind_ops(uint8_t kind);
-extern BloomStatus bloom_decode(const uint8_t *buf, size_t len, BloomFilter *f);
+/* format.c: header I/O, the checks every kind shares, memory */
+extern BloomStatus bloom_decode_as(const uint8_t *buf, size_t len, BloomFilter *f,
+								   const BloomOps *ops);
 extern BloomStatus bloom_decode_common(const uint8_t *buf, size_t len, BloomFilter *f,
 									   uint64_t *w48, uint64_t *w56);
 extern void bloom_write_header(const BloomFilter *f);
 extern void bloom_write_common(const BloomFilter *f, uint64_t w48, uint64_t w56);
 extern void bloom_header_init(BloomFilter *f, uint8_t *buf, int kind,
 							  uint64_t capacity, double fpr, uint64_t seed);
-extern size_t bloom_value_size(const BloomFilter *f);
 extern size_t bloom_bits_offset(const BloomFilter *f);
 extern const char *bloom_status_message(BloomStatus st);
 extern BloomParam bloom_compatible(const BloomFilter *a, const BloomFilter *b);
-extern BloomStatus bloom_add(BloomFilter *f, uint64_t h, struct BloomPlan *plan,
-							 const BloomAlloc *a, bool *added);
-extern BloomStatus bloom_merge(BloomFilter *a, const BloomFilter *b,
-							   bool intersect, const BloomAlloc *al);
-extern BloomStatus bloom_describe(const BloomFilter *f, BloomInfo *info,
-								  const BloomCancel *c);
 extern void *bloom_alloc_value(const BloomAlloc *a, size_t size);
 extern void *bloom_alloc_scratch(const BloomAlloc *a, size_t size);
 extern void bloom_free_scratch(const BloomAlloc *a, void *p);
@@ -446,6 +441,185 @@ static inline uint64_t
 bloom_sat_add(uint64_t a, uint64_t b)
 {
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/*
+ * Decoding, inline: a value is decoded once per aggregated row, through
+ * bloom_decode (kinds.c) or bloom_decode_as (format.c), and a call of an
+ * exported function is not inlined in a shared library, even within one
+ * file.  The rest of the core calls those two, or bloom_decode_common.
+ */
+
+/*
+ * What the words at offsets 48 and 56 hold, per kind: the fields of the
+ * decoded struct they go to.  bloom_set_words and bloom_get_words are the two
+ * directions of the one mapping (the unit tests round-trip every kind);
+ * decode assigns by a switch, not through pointers, as it runs once per
+ * aggregated row.
+ */
+static inline void
+bloom_set_words(BloomFilter *f, uint64_t w48, uint64_t w56)
+{
+	f->nblocks = f->nslots = f->nlayers = 0;
+	f->nhashes = f->npending = f->expansion = f->reserved = f->nremoves = 0;
+	switch (f->kind)
+	{
+		case BLOOM_KIND_HASHLIST:
+			f->nslots = w48;
+			f->nhashes = w56;
+			break;
+		case BLOOM_KIND_BUFFERED:
+			f->nblocks = w48;
+			f->npending = w56;
+			break;
+		case BLOOM_KIND_SCALABLE:
+			f->nlayers = w48;
+			f->expansion = w56;
+			break;
+		case BLOOM_KIND_COUNTING:
+			f->nblocks = w48;
+			f->nremoves = w56;
+			break;
+		case BLOOM_KIND_SPARSE:
+		case BLOOM_KIND_SPARSE_COUNTING:
+			f->nblocks = w48;
+			f->nhashes = w56;
+			break;
+		default:				/* kind 1, and unknown kinds decode refuses */
+			f->nblocks = w48;
+			f->reserved = w56;
+			break;
+	}
+}
+
+static inline void
+bloom_get_words(const BloomFilter *f, uint64_t *w48, uint64_t *w56)
+{
+	switch (f->kind)
+	{
+		case BLOOM_KIND_HASHLIST:
+			*w48 = f->nslots;
+			*w56 = f->nhashes;
+			break;
+		case BLOOM_KIND_BUFFERED:
+			*w48 = f->nblocks;
+			*w56 = f->npending;
+			break;
+		case BLOOM_KIND_SCALABLE:
+			*w48 = f->nlayers;
+			*w56 = f->expansion;
+			break;
+		case BLOOM_KIND_COUNTING:
+			*w48 = f->nblocks;
+			*w56 = f->nremoves;
+			break;
+		case BLOOM_KIND_SPARSE:
+		case BLOOM_KIND_SPARSE_COUNTING:
+			*w48 = f->nblocks;
+			*w56 = f->nhashes;
+			break;
+		default:
+			*w48 = f->nblocks;
+			*w56 = f->reserved;
+			break;
+	}
+}
+
+/*
+ * The common header of a value of len bytes, decoded into f; w48 and w56
+ * are the raw words at offsets 48 and 56.  Only the magic is checked.
+ */
+static inline BloomStatus
+bloom_decode_header(const uint8_t *buf, size_t len, BloomFilter *f, uint64_t *w48,
+					uint64_t *w56)
+{
+	uint64_t	fbits;
+	uint64_t	w0,
+				w1;
+
+	if (len < BLOOM_HEADER_SIZE)
+		return BLOOM_E_SHORT;
+	/* eight-byte words, then fields: this runs once per aggregated row */
+	w0 = bloom_get_le64(buf);
+	w1 = bloom_get_le64(buf + 8);
+	if ((uint32_t) w0 != ((uint32_t) BLOOM_MAGIC_0 | (uint32_t) BLOOM_MAGIC_1 << 8 |
+						  (uint32_t) BLOOM_MAGIC_2 << 16 | (uint32_t) BLOOM_MAGIC_3 << 24))
+		return BLOOM_E_MAGIC;
+
+	f->version = (uint8_t) (w0 >> 32);
+	f->kind = (uint8_t) (w0 >> 40);
+	f->hash = (uint8_t) (w0 >> 48);
+	f->key_class = (uint8_t) (w0 >> 56);
+	f->key_type = (uint32_t) w1;
+	f->k = (uint8_t) (w1 >> 32);
+	f->block_log2 = (uint8_t) (w1 >> 40);
+	f->flags = (uint16_t) (w1 >> 48);
+	f->seed = bloom_get_le64(buf + 16);
+	f->capacity = bloom_get_le64(buf + 24);
+	fbits = bloom_get_le64(buf + 32);
+	memcpy(&f->fpr, &fbits, 8);
+	f->nitems = bloom_get_le64(buf + 40);
+	*w48 = bloom_get_le64(buf + 48);
+	*w56 = bloom_get_le64(buf + 56);
+	bloom_set_words(f, *w48, *w56);
+	f->base = (uint8_t *) buf;
+	f->data = (uint8_t *) buf + BLOOM_HEADER_SIZE;
+	return BLOOM_OK;
+}
+
+/* The fields every kind checks alike: hash algorithm and key class */
+static inline BloomStatus
+bloom_check_common(const BloomFilter *f)
+{
+	if (f->hash != BLOOM_HASH_XXH3_64)
+		return BLOOM_E_HASH;
+	if (f->key_class > BLOOM_KEY_MAX ||
+		(f->key_class == BLOOM_KEY_OTHER) != (f->key_type != 0))
+		return BLOOM_E_KEYCLASS;
+	return BLOOM_OK;
+}
+
+/*
+ * Decodes and validates a value of len bytes of the kind whose operations
+ * are ops (NULL: a kind bloomfilter does not have): the common header,
+ * then ops's decode.  Every field is checked, and the length against the
+ * geometry, before anything else reads the payload.  A value is written in
+ * the oldest version that can hold it, so each value has one encoding:
+ * each kind's decode says which versions and flags it takes.  A value of
+ * another kind than ops's, or of a kind or version bloomfilter does not
+ * read, is refused with the status bloom_decode (kinds.c: ops from the
+ * registry) gives for it.
+ */
+static inline BloomStatus
+bloom_decode_with(const uint8_t *buf, size_t len, BloomFilter *f, const BloomOps *ops)
+{
+	uint64_t	w48,
+				w56;
+	BloomStatus st = bloom_decode_header(buf, len, f, &w48, &w56);
+
+	if (st != BLOOM_OK)
+		return st;
+	/* a counting or cuckoo filter is not a bloomfilter */
+	if (f->version == BLOOM_FORMAT_VERSION_3 &&
+		(f->kind == BLOOM_KIND_COUNTING || f->kind == BLOOM_KIND_CUCKOO))
+		return BLOOM_E_OTHERTYPE;
+	/* version 4 has kind 7 (and kind 8, countingbloom's) alone */
+	if (f->version == BLOOM_FORMAT_VERSION_4 && f->kind == BLOOM_KIND_SPARSE_COUNTING)
+		return BLOOM_E_OTHERTYPE;
+	if (f->version == BLOOM_FORMAT_VERSION_4)
+	{
+		if (f->kind != BLOOM_KIND_SPARSE)
+			return BLOOM_E_KIND;
+	}
+	else if (f->version != BLOOM_FORMAT_VERSION && f->version != BLOOM_FORMAT_VERSION_2)
+		return BLOOM_E_VERSION;
+	else if (f->kind == BLOOM_KIND_SPARSE)
+		return BLOOM_E_KIND;
+	if (ops == NULL || ops->kind != f->kind)
+		return BLOOM_E_KIND;
+	if ((st = bloom_check_common(f)) != BLOOM_OK)
+		return st;
+	return ops->decode(buf, len, f);
 }
 
 #endif							/* BLOOM_CORE_FORMAT_H */

@@ -272,7 +272,9 @@ bloom_light_view_describe(const BloomLightView *v, BloomInfo *info)
 {
 	const BloomFilter *f = &v->head;
 
-	info->kind = bloom_kind_ops(f->kind)->name;
+	/* the name the registry gives the kind (kinds.c): blocked or scalable */
+	info->kind = f->kind == BLOOM_KIND_SCALABLE ?
+		bloom_scalable_ops.name : bloom_blocked_ops.name;
 	info->capacity = f->capacity;
 	info->bits = v->nblocks * BLOOM_BLOCK_BITS;
 	info->hashes = v->k;

@@ -11,9 +11,6 @@
 
 #include <math.h>
 
-/* above BLOOM_EXACT_COUNT_MAX, size for an estimate (0.41% error) times this */
-#define BLOOM_ESTIMATE_MARGIN	1.03
-
 /*
  * A fixed-capacity state as kind 1: a buffered state's bits with its
  * pending hashes inserted, or a light state's hashes inserted into empty
@@ -62,58 +59,6 @@ sized_filter(uint64_t capacity, double fpr, BloomPlan *plan, const BloomAlloc *a
 		m->fpr = fpr;
 	}
 	return st;
-}
-
-/*
- * Distinct hashes of a hash list: counted exactly when few; else
- * estimated, sized for the estimate plus seven standard errors or more,
- * never more than the hashes there are (sorting millions of hashes costs
- * more than building the filter).  *sorted, when not NULL, holds the
- * distinct hashes in order (scratch from a, the caller's to free).
- */
-BloomStatus
-bloom_hashlist_distinct(const BloomFilter *st, const BloomAlloc *a, uint64_t **sorted,
-						uint64_t *distinct)
-{
-	uint64_t	n = st->nhashes;
-	uint8_t    *scratch;
-	uint64_t   *table;
-	double		est;
-
-	*sorted = NULL;
-	if (n <= BLOOM_EXACT_COUNT_MAX)
-	{
-		uint64_t   *h = bloom_alloc_scratch(a, (n > 0 ? n : 1) * sizeof(uint64_t));
-
-		if (h == NULL)
-			return BLOOM_E_NOMEM;
-		for (uint64_t i = 0; i < n; i++)
-			h[i] = bloom_hashlist_get(st, i);
-		bloom_sort_u64(h, n, bloom_alloc_cancel(a));
-		*distinct = bloom_unique_u64(h, n);
-		*sorted = h;
-		return BLOOM_OK;
-	}
-	if ((scratch = bloom_alloc_scratch(a, bloom_estimate_scratch(n))) == NULL)
-		return BLOOM_E_NOMEM;
-	est = bloom_estimate_distinct(st->data, n, scratch, bloom_alloc_cancel(a));
-	bloom_free_scratch(a, scratch);
-	est = ceil(est * BLOOM_ESTIMATE_MARGIN);
-	*distinct = (uint64_t) ((double) n < est ? (double) n : est);
-	if (*distinct <= BLOOM_EXACT_COUNT_MAX)
-	{
-		/* few distinct among many: a set in cache counts them exactly */
-		uint64_t	exact;
-
-		if ((table = bloom_alloc_scratch(a, 4 * BLOOM_EXACT_COUNT_MAX * sizeof(uint64_t))) == NULL)
-			return BLOOM_E_NOMEM;
-		exact = bloom_count_distinct(st->data, n, table, 4 * BLOOM_EXACT_COUNT_MAX,
-									 bloom_alloc_cancel(a));
-		bloom_free_scratch(a, table);
-		/* a failed count disproves the estimate: take the bound */
-		*distinct = exact != UINT64_MAX ? exact : n;
-	}
-	return BLOOM_OK;
 }
 
 /*
@@ -259,7 +204,7 @@ state_to_scalable(const BloomFilter *st, BloomPlan *plan, const BloomAlloc *a,
 	}
 	bloom_scalable_from_blocked(buf, &f, st->fpr, BLOOM_DEFAULT_EXPANSION);
 	a->free(a->arg, f.base);
-	return bloom_decode(buf, size, out);
+	return bloom_decode_as(buf, size, out, &bloom_scalable_ops);
 }
 
 /*

@@ -4,7 +4,7 @@
  *		Metapage and data pages of the bloomfilter index: checks, layer
  *		planning, per-page shares.  Plain C: the fuzzer drives it.
  *
- * Layers follow the schedule of a scalable value (scalable.c): layer i is
+ * Layers follow the schedule of a scalable value (sizing.c): layer i is
  * planned for bloom_layer_fpr(fpr, i) and holds the first layer's capacity
  * times expansion^i, so a snapshot of the index is a valid kind-4 value.
  *

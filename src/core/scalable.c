@@ -1,54 +1,12 @@
 /*-------------------------------------------------------------------------
  *
  * scalable.c
- *		Scalable filters (kind 4): schedule of rates, making, validating,
- *		growing, combining and describing.
+ *		Scalable filters (kind 4): making, validating, growing, combining
+ *		and describing (the schedule of the layers' rates is sizing.c's).
  *
  *-------------------------------------------------------------------------
  */
 #include "scalable.h"
-
-#include <math.h>
-
-/*
- * The schedule of rates.
- *
- * Almeida et al. 2007 grow a filter by layers of geometrically growing
- * capacity with rates tightened by a geometric ratio r, p_i = p_0 r^i, so
- * that the sum of the layers' rates, an upper bound of the filter's rate,
- * stays under the target.  RedisBloom uses r = 1/2, which builds the first
- * layer at half the target rate.  We tighten by a power instead:
- *
- *		p_i = P (i + 1)^-1.5 / H,	H = sum of j^-1.5 for j = 1..32,
- *
- * so that the sum over all 32 layers a filter may have is exactly P.  The
- * first layer gets P / 2.26 (RedisBloom's: P / 2), but later layers are
- * tightened far less than by halving (layer 6: P / 40 instead of P / 128),
- * and large layers dominate the bits of a grown filter.  At 1% the first
- * layer costs 1.20x a fixed filter's bits (halving: 1.16x), and a filter
- * grown 100x with expansion 2 costs 2.42x the bits of a filter sized for
- * its keys (halving: 2.69x).  docs/SCALABLE.md has the comparison.
- */
-
-static double
-schedule_norm(void)
-{
-	double		h = 0.0;
-
-	/* in this order, with sqrt only: the same on every IEEE 754 platform */
-	for (int j = BLOOM_MAX_LAYERS; j >= 1; j--)
-		h += 1.0 / ((double) j * sqrt((double) j));
-	return h;
-}
-
-double
-bloom_layer_fpr(double target, int layer)
-{
-	double		j = (double) (layer + 1);
-
-	return target / (j * sqrt(j)) / schedule_norm();
-}
-
 
 size_t
 bloom_scalable_size(uint64_t nlayers, uint64_t total_blocks)
@@ -144,7 +102,7 @@ bloom_new_scalable(uint64_t capacity, double fpr, unsigned expansion,
 	if ((buf = bloom_alloc_value(a, bloom_scalable_size(1, nblocks))) == NULL)
 		return BLOOM_E_NOMEM;
 	bloom_init_scalable(buf, capacity, fpr, expansion, 0, nblocks, plan->k);
-	return bloom_decode(buf, bloom_scalable_size(1, nblocks), out);
+	return bloom_decode_as(buf, bloom_scalable_size(1, nblocks), out, &bloom_scalable_ops);
 }
 
 /*
@@ -435,7 +393,7 @@ scalable_add(BloomFilter *f, uint64_t h, BloomPlan *plan, const BloomAlloc *a,
 		if ((buf = bloom_alloc_value(a, size)) == NULL)
 			return BLOOM_E_NOMEM;
 		bloom_scalable_append_layer(buf, f, capacity, nblocks, plan->k);
-		if (bloom_decode(buf, size, &grown) != BLOOM_OK)
+		if (bloom_decode_as(buf, size, &grown, &bloom_scalable_ops) != BLOOM_OK)
 			return BLOOM_E_NOMEM;	/* cannot happen: what we wrote decodes */
 		*f = grown;
 	}
@@ -478,7 +436,7 @@ scalable_merge(BloomFilter *a, const BloomFilter *b, bool intersect,
 	if ((buf = bloom_alloc_value(al, size)) == NULL)
 		return BLOOM_E_NOMEM;
 	bloom_scalable_union(buf, a, b, bloom_alloc_cancel(al));
-	return bloom_decode(buf, size, a);
+	return bloom_decode_as(buf, size, a, &bloom_scalable_ops);
 }
 
 /* BF.INFO's capacity is what the layers there are hold */
@@ -497,6 +455,7 @@ scalable_describe(const BloomFilter *f, BloomInfo *info)
 
 const BloomOps bloom_scalable_ops = {
 	.name = "scalable",
+	.kind = BLOOM_KIND_SCALABLE,
 	.decode = scalable_decode,
 	.size = scalable_value_size,
 	.contains = scalable_contains,

@@ -5,10 +5,11 @@
  *		factor larger than the one before, with tightening rates.
  *
  * Almeida, Baquero, Preguica and Hutchison, "Scalable Bloom Filters",
- * Information Processing Letters 101(6), 2007.  scalable.c has the
- * schedule of rates, growth (with an allocator, so that the glue, tests,
- * fuzzers, the corpus writer and benchmarks grow filters with one
- * function: bloom_add in format.h), union and validation.
+ * Information Processing Letters 101(6), 2007.  The schedule of the
+ * layers' rates is sizing.h's (bloom_layer_fpr: the index and the cuckoo
+ * filter follow it too); scalable.c has growth (with an allocator, so that
+ * the glue, tests, fuzzers, the corpus writer and benchmarks grow filters
+ * with one function: bloom_add in kinds.h), union and validation.
  *
  *-------------------------------------------------------------------------
  */
@@ -30,7 +31,6 @@ bloom_scalable_fpr_valid(double fpr)
 	return bloom_fpr_valid(fpr) && fpr >= BLOOM_MIN_SCALABLE_FPR;
 }
 
-extern double bloom_layer_fpr(double target, int layer);
 extern size_t bloom_scalable_size(uint64_t nlayers, uint64_t total_blocks);
 extern uint64_t bloom_scalable_blocks(const BloomFilter *f);
 extern void bloom_init_scalable(uint8_t *buf, uint64_t capacity, double fpr,

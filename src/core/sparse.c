@@ -12,18 +12,13 @@
  * to its keys, not its capacity, in memory and on the wire.  The filter it
  * stands for is the one the buffered state would give: the same bits (an
  * OR of each hash's bits, in any order), the same count of rows, so the
- * results of bloom_agg are byte for byte those of the dense state.
+ * results of bloom_agg are byte for byte those of the dense state.  The
+ * slots, and how they grow, are those of countingbloom's light state
+ * (kind 8) too: hashlist.c's.
  *
  *-------------------------------------------------------------------------
  */
 #include "aggstate.h"
-#include "counting.h"
-
-size_t
-bloom_sparse_size(uint64_t nslots)
-{
-	return BLOOM_HEADER_SIZE + 8 * nslots;
-}
 
 /*
  * The most hashes a light state of nblocks blocks holds: as many as fit in
@@ -33,34 +28,6 @@ uint64_t
 bloom_sparse_limit(uint64_t nblocks)
 {
 	return (bloom_buffered_size(nblocks) - BLOOM_HEADER_SIZE) / 8;
-}
-
-/*
- * The most hashes the light state f holds: kind 7's bloom_sparse_limit,
- * kind 8's the counting filter's data size over 8
- */
-static uint64_t
-limit_of(const BloomFilter *f)
-{
-	if (f->kind == BLOOM_KIND_SPARSE_COUNTING)
-		return f->nblocks * COUNTING_BLOCK_BYTES / 8;
-	return bloom_sparse_limit(f->nblocks);
-}
-
-/*
- * Writes a light state (f's kind, 7 or 8) with nslots slots and the
- * fields of f into buf, decoded into out
- */
-void
-bloom_sparse_write(uint8_t *buf, const BloomFilter *f, uint64_t nslots, BloomFilter *out)
-{
-	*out = *f;
-	out->version = BLOOM_FORMAT_VERSION_4;
-	out->npending = 0;
-	out->nslots = nslots;
-	out->base = buf;
-	out->data = buf + BLOOM_HEADER_SIZE;
-	bloom_write_header(out);
 }
 
 /*
@@ -119,7 +86,7 @@ bloom_sparse_densify(BloomFilter *f, const BloomAlloc *a)
 	if (buf == NULL)
 		return BLOOM_E_NOMEM;
 	bloom_init_buffered(buf, f->nblocks, f->k, f->capacity, f->fpr, f->seed);
-	if ((st = bloom_decode(buf, size, &d)) != BLOOM_OK)
+	if ((st = bloom_decode_as(buf, size, &d, &bloom_buffered_ops)) != BLOOM_OK)
 		return st;
 	if (f->flags & BLOOM_FLAG_SCALABLE_STATE)
 		bloom_set_flag(&d, BLOOM_FLAG_SCALABLE_STATE);
@@ -132,72 +99,27 @@ bloom_sparse_densify(BloomFilter *f, const BloomAlloc *a)
 }
 
 /*
- * Appends n hashes (little-endian, at src) to the light state f (kind 7 or
- * 8): in place when they fit, else into a copy with half as many slots
- * again (or as many as needed); past the limit, f becomes the state it
- * stands for (a buffered state, the hashes in its pending list; a
- * counting filter, the hashes added).  f may move to a new value from a (the
- * old one is the caller's).  The caller counts the rows.
+ * Appends n hashes (little-endian, at src) to the light state f (kind 7):
+ * in place when they fit, else into a copy with half as many slots again
+ * (or as many as needed: bloom_slots_append); past the limit, f becomes
+ * the buffered state it stands for, the hashes in its pending list.  f may
+ * move to a new value from a (the old one is the caller's).  The caller
+ * counts the rows.
  */
 BloomStatus
 bloom_sparse_append(BloomFilter *f, const uint8_t *src, uint64_t n, const BloomAlloc *a)
 {
-	uint64_t	limit = limit_of(f);
-	uint64_t	want,
-				nslots;
-	uint8_t    *buf;
-	BloomFilter g;
-	BloomStatus st;
+	BloomStatus st = bloom_slots_append(f, src, n, bloom_sparse_limit(f->nblocks), a);
 
-	if (n <= f->nslots - f->nhashes)
+	if (st != BLOOM_E_FULL)
+		return st;
+	if ((st = bloom_sparse_densify(f, a)) != BLOOM_OK)
+		return st;
+	for (uint64_t i = 0; i < n; i++)
 	{
-		memcpy(f->data + 8 * f->nhashes, src, 8 * n);
-		f->nhashes += n;
-		bloom_store_fill(f);
-		return BLOOM_OK;
+		bloom_cancel_point(bloom_alloc_cancel(a), i);
+		bloom_buffered_push(f, bloom_get_le64(src + 8 * i));
 	}
-	if (n > limit - f->nhashes)
-	{
-		if (f->kind == BLOOM_KIND_SPARSE_COUNTING)
-		{
-			uint64_t	items = f->nitems;
-
-			if ((st = counting_sparse_densify(f, a)) != BLOOM_OK)
-				return st;
-			for (uint64_t i = 0; i < n; i++)
-			{
-				bloom_cancel_point(bloom_alloc_cancel(a), i);
-				counting_add(f, bloom_get_le64(src + 8 * i));
-			}
-			f->nitems = items;	/* the caller counts rows */
-			bloom_store_items(f);
-			return BLOOM_OK;
-		}
-		if ((st = bloom_sparse_densify(f, a)) != BLOOM_OK)
-			return st;
-		for (uint64_t i = 0; i < n; i++)
-		{
-			bloom_cancel_point(bloom_alloc_cancel(a), i);
-			bloom_buffered_push(f, bloom_get_le64(src + 8 * i));
-		}
-		return BLOOM_OK;
-	}
-	want = f->nhashes + n;
-	nslots = f->nslots + f->nslots / 2;
-	if (nslots < want)
-		nslots = want;
-	if (nslots < BLOOM_HASHLIST_MIN_SLOTS)
-		nslots = BLOOM_HASHLIST_MIN_SLOTS;
-	if (nslots > limit)
-		nslots = limit;
-	if ((buf = bloom_alloc_value(a, bloom_sparse_size(nslots))) == NULL)
-		return BLOOM_E_NOMEM;
-	memcpy(buf + BLOOM_HEADER_SIZE, f->data, 8 * f->nhashes);
-	memcpy(buf + BLOOM_HEADER_SIZE + 8 * f->nhashes, src, 8 * n);
-	memset(buf + BLOOM_HEADER_SIZE + 8 * want, 0, 8 * (nslots - want));
-	g = *f;
-	g.nhashes = want;
-	bloom_sparse_write(buf, &g, nslots, f);
 	return BLOOM_OK;
 }
 
@@ -267,6 +189,7 @@ sparse_merge(BloomFilter *a, const BloomFilter *b, bool intersect,
 
 const BloomOps bloom_sparse_ops = {
 	.name = "light state",
+	.kind = BLOOM_KIND_SPARSE,
 	.decode = sparse_decode,
 	.size = sparse_value_size,
 	.merge = sparse_merge,

@@ -206,7 +206,7 @@ bt_light_push(BloomFilter *f, struct varlena *state, uint64 h, const char *aggna
 	if (bloom_hashlist_push(f, h))
 		return state;
 	bloom_put_le64(le, h);
-	if ((st = bloom_sparse_append(f, le, 1, &a)) != BLOOM_OK)
+	if ((st = bloom_light_append(f, le, 1, &a)) != BLOOM_OK)
 		elog(ERROR, "could not append to a %s state: %s", aggname, bloom_status_message(st));
 	return bt_varlena(f->base);
 }

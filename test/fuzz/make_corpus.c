@@ -343,7 +343,7 @@ main(int argc, char **argv)
 		for (uint64_t i = 0; i < 20; i++)
 		{
 			bloom_put_le64(le, bloom_hash_int64(0, (int64_t) (i % 6)));
-			bloom_sparse_append(&f, le, 1, &a);
+			counting_sparse_append(&f, le, 1, &a);
 			f.nitems++;
 		}
 		f.key_class = BLOOM_KEY_INTEGER;

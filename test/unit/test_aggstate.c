@@ -1,7 +1,8 @@
 /*
- * Unit tests of src/core/aggstate.c and distinct.c: hash lists (kind 2)
- * and buffered filters (kind 3), appending and pushing, distinct counting,
- * canonical bytes.  Materialisation is in test_materialize.c.
+ * Unit tests of src/core/hashlist.c, distinct.c and aggstate.c: hash lists
+ * (kind 2) and buffered filters (kind 3), appending and pushing, distinct
+ * counting, canonical bytes (kinds.c).  Materialisation is in
+ * test_materialize.c.
  */
 #include "unit.h"
 

@@ -1,7 +1,7 @@
 /*
- * Unit tests of src/core/format.c and format.h: decoding and validation of
- * the common header, writing it back, the kind registry, the setters, the
- * status messages and the generic dispatch.
+ * Unit tests of src/core/format.[ch] and kinds.[ch]: decoding and
+ * validation of the common header, writing it back, the kind registry, the
+ * setters, the status messages and the generic dispatch.
  */
 #include "unit.h"
 
@@ -134,18 +134,28 @@ test_header_roundtrip(void **state)
 	free(f[3].base);
 }
 
-/* One operations table per kind, none outside 1..4 */
+/*
+ * One operations table per kind of bloomfilter, none outside 1..4 and 7
+ * (5, 6 and 8 are the other types'), each of the kind it is registered as
+ * (bloom_decode_as relies on it)
+ */
 static void
 test_kind_registry(void **state)
 {
 	(void) state;
 	assert_null(bloom_kind_ops(0));
-	assert_null(bloom_kind_ops(BLOOM_KIND_MAX + 1));
+	assert_null(bloom_kind_ops(BLOOM_KIND_COUNTING));
+	assert_null(bloom_kind_ops(BLOOM_KIND_CUCKOO));
+	assert_null(bloom_kind_ops(BLOOM_KIND_SPARSE_COUNTING));
 	assert_null(bloom_kind_ops(255));
 	assert_ptr_equal(bloom_kind_ops(BLOOM_KIND_BLOCKED), &bloom_blocked_ops);
 	assert_ptr_equal(bloom_kind_ops(BLOOM_KIND_HASHLIST), &bloom_hashlist_ops);
 	assert_ptr_equal(bloom_kind_ops(BLOOM_KIND_BUFFERED), &bloom_buffered_ops);
 	assert_ptr_equal(bloom_kind_ops(BLOOM_KIND_SCALABLE), &bloom_scalable_ops);
+	assert_ptr_equal(bloom_kind_ops(BLOOM_KIND_SPARSE), &bloom_sparse_ops);
+	for (int k = 0; k <= 255; k++)
+		if (bloom_kind_ops((uint8_t) k) != NULL)
+			assert_int_equal(bloom_kind_ops((uint8_t) k)->kind, k);
 	for (int k = 1; k <= BLOOM_KIND_MAX; k++)
 	{
 		const BloomOps *ops = bloom_kind_ops((uint8_t) k);
@@ -158,6 +168,39 @@ test_kind_registry(void **state)
 		assert_true((ops->add != NULL) == (k == 1 || k == 4));
 		assert_true((ops->describe != NULL) == (k == 1 || k == 4));
 	}
+}
+
+/*
+ * bloom_decode_as, which the modules below the registry decode their own
+ * values with, answers as bloom_decode for a value of its kind, and
+ * refuses one of another kind (or none) as bloom_decode refuses a kind it
+ * has not
+ */
+static void
+test_decode_as(void **state)
+{
+	BloomFilter f,
+				g,
+				h;
+	size_t		len;
+	uint8_t		short_buf[BLOOM_HEADER_SIZE - 1] = {0};
+
+	(void) state;
+	make_filter(1000, 0.01, &f, &len);
+	memset(&g, 0, sizeof(g));
+	memset(&h, 0, sizeof(h));
+	assert_int_equal(bloom_decode_as(f.base, len, &g, &bloom_blocked_ops), BLOOM_OK);
+	assert_int_equal(bloom_decode(f.base, len, &h), BLOOM_OK);
+	assert_memory_equal(&g, &h, sizeof(g));
+	assert_int_equal(bloom_decode_as(f.base, len, &g, &bloom_scalable_ops), BLOOM_E_KIND);
+	assert_int_equal(bloom_decode_as(f.base, len, &g, NULL), BLOOM_E_KIND);
+	assert_int_equal(bloom_decode_as(short_buf, sizeof(short_buf), &g, NULL), BLOOM_E_SHORT);
+	assert_int_equal(bloom_decode(short_buf, sizeof(short_buf), &g), BLOOM_E_SHORT);
+	/* a kind bloomfilter has not: the same answer either way */
+	f.base[5] = BLOOM_KIND_COUNTING;
+	assert_int_equal(bloom_decode(f.base, len, &g), BLOOM_E_KIND);
+	assert_int_equal(bloom_decode_as(f.base, len, &g, NULL), BLOOM_E_KIND);
+	free(f.base);
 }
 
 /* States are not added to by bloom_add: they are materialised first */
@@ -242,6 +285,7 @@ unit_format_tests(void)
 		cmocka_unit_test(test_decode_validation),
 		cmocka_unit_test(test_header_roundtrip),
 		cmocka_unit_test(test_kind_registry),
+		cmocka_unit_test(test_decode_as),
 		cmocka_unit_test(test_add_dispatch),
 		cmocka_unit_test(test_status_messages),
 		cmocka_unit_test(test_compatible),

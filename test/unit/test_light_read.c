@@ -37,7 +37,7 @@ light_state(uint64_t capacity, double fpr, uint64_t n, unsigned reps, uint64_t *
 		for (unsigned i = 0; i < r && m < n; i++)
 			bloom_put_le64(src + 8 * m++, h);
 	}
-	assert_int_equal(bloom_sparse_append(&f, src, n, a), BLOOM_OK);
+	assert_int_equal(counting_sparse_append(&f, src, n, a), BLOOM_OK);
 	assert_int_equal(f.kind, BLOOM_KIND_SPARSE_COUNTING);
 	f.nitems = n;
 	bloom_write_header(&f);

@@ -1,6 +1,6 @@
 /*
- * Unit tests of src/core/scalable.c and scalable.h: the schedule of rates,
- * making, growth by bloom_add (no false negatives, rate and size bounds),
+ * Unit tests of src/core/scalable.c and scalable.h: the schedule of rates
+ * (sizing.c), making, growth by bloom_add (no false negatives, rate and size bounds),
  * the limits of growth, validation of every field, union and
  * intersection.
  */

@@ -254,7 +254,7 @@ counting_light_add(BloomFilter *f, uint64_t h, const BloomAlloc *a)
 		uint8_t		le[8];
 
 		bloom_put_le64(le, h);
-		assert_int_equal(bloom_sparse_append(f, le, 1, a), BLOOM_OK);
+		assert_int_equal(counting_sparse_append(f, le, 1, a), BLOOM_OK);
 	}
 	f->nitems++;
 	bloom_store_items(f);

@@ -1,8 +1,9 @@
 'use strict';
 /*
  * BloomFilter: what the bloomfilter type's input accepts (bloom_decode,
- * src/core/format.c, and the kinds' decoders in src/core/blocked.[ch],
- * aggstate.c, scalable.c and sparse.c; docs/FORMAT.md):
+ * src/core/kinds.c and format.c, and the kinds' decoders in
+ * src/core/blocked.[ch], hashlist.c, aggstate.c, scalable.c and sparse.c;
+ * docs/FORMAT.md):
  *
  *   kind 1  blocked filter (version 1, or 2 with flag NONSCALING)
  *   kind 2  hash list, version 1: only an empty one (lib/hashlist.js)

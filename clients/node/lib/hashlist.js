@@ -1,7 +1,7 @@
 'use strict';
 /*
  * Hash lists (kind 2): the partial state of the auto-sized aggregates
- * (src/core/aggstate.c hashlist_decode, bloom_decode_hashlist_any).  Every
+ * (src/core/hashlist.c hashlist_decode, bloom_decode_hashlist_any).  Every
  * type reads one as the filter it stands for, sized by the server's
  * planner (libm pow, exp and log and an iterative search,
  * src/core/sizing.c), which a client cannot reproduce bit for bit.  So

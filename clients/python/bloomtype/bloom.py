@@ -1,9 +1,10 @@
 """BloomFilter: what the server's bloomfilter input accepts (src/bloom/bf_value.c
-bf_validate, that is bloom_decode in src/core/format.c) and how its lookups
-answer (bloom_contains: the filter a state stands for, src/core/materialize.c).
+bf_validate, that is bloom_decode in src/core/kinds.c and format.c) and how its
+lookups answer (bloom_contains: the filter a state stands for,
+src/core/materialize.c).
 
     kind 1   blocked filter, versions 1 and 2           src/core/blocked.c
-    kind 2   hash list, version 1 (empty ones only)     src/core/aggstate.c
+    kind 2   hash list, version 1 (empty ones only)     src/core/hashlist.c
     kind 3   blocked filter with pending hashes         src/core/aggstate.c
     kind 4   scalable filter, version 2                 src/core/scalable.c
     kind 7   light state of bloom_agg, version 4        src/core/sparse.c
