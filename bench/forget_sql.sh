@@ -36,21 +36,9 @@ bench_pg_select
 out=bench/out/forget
 mkdir -p "$out"
 pgdata=/tmp/bloomtype-forget-$port
-AS=(); [ "$(id -u)" -eq 0 ] && AS=(runuser -u postgres --)
-export PGHOST=/tmp PGPORT=$port PGUSER=postgres PGDATABASE=postgres
-cleanup()
-{
-    "${AS[@]}" "$PG_BIN/pg_ctl" -D "$pgdata" -m fast -w stop >/dev/null 2>&1 || true
-    rm -rf "$pgdata"
-}
-trap cleanup EXIT
-cleanup
-mkdir -p "$pgdata"
-[ "$(id -u)" -eq 0 ] && chown postgres: "$pgdata"
+trap 'bench_cluster_stop "$pgdata"' EXIT
+bench_cluster_start "$pgdata" "$port" shared_buffers=512MB max_parallel_workers_per_gather=0
 PATH=$PG_BIN:$PATH
-"${AS[@]}" env PATH="$PATH" initdb -D "$pgdata" -A trust -U postgres >/dev/null
-"${AS[@]}" env PATH="$PATH" pg_ctl -D "$pgdata" -l "$pgdata/log" -w \
-    -o "-p $port -k /tmp -c listen_addresses='' -c shared_buffers=512MB -c max_parallel_workers_per_gather=0" start >/dev/null
 
 q() { psql -X -q -v ON_ERROR_STOP=1 "$@"; }
 q -v n="$n" <<'SQL' >/dev/null

@@ -49,3 +49,31 @@ bench_pgenv()
     root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
     PG_CONFIG=$PG_CONFIG PGENV_OPTS="${opts[*]}" bash "$root/scripts/pgenv.sh" "$@"
 }
+
+# bench_cluster_start DIR PORT [name=value ...]: a cluster of the selected
+# version made afresh in DIR, listening on a unix socket in /tmp at PORT
+# only, with those settings; exports PGHOST, PGPORT, PGUSER, PGDATABASE.
+# bench_cluster_stop DIR stops and removes it (call it from an EXIT trap).
+# As root the server runs as postgres (initdb refuses root).
+bench_cluster_stop()
+{
+    local as=()
+    [ "$(id -u)" -eq 0 ] && as=(runuser -u postgres --)
+    "${as[@]}" "$PG_BIN/pg_ctl" -D "$1" -m fast -w stop >/dev/null 2>&1 || true
+    rm -rf "$1"
+}
+
+bench_cluster_start()
+{
+    local dir=$1 port=$2 o opts as=()
+    shift 2
+    opts="-p $port -k /tmp -c listen_addresses=''"
+    for o in "$@"; do opts+=" -c $o"; done
+    [ "$(id -u)" -eq 0 ] && as=(runuser -u postgres --)
+    bench_cluster_stop "$dir"
+    mkdir -p "$dir" || return 1
+    [ "$(id -u)" -eq 0 ] && chown postgres: "$dir"
+    "${as[@]}" "$PG_BIN/initdb" -D "$dir" -A trust -U postgres >/dev/null || return 1
+    "${as[@]}" "$PG_BIN/pg_ctl" -D "$dir" -l "$dir/log" -w -o "$opts" start >/dev/null || return 1
+    export PGHOST=/tmp PGPORT=$port PGUSER=postgres PGDATABASE=postgres
+}
