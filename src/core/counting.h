@@ -112,6 +112,10 @@ counting_cells_count(const uint8_t *ctr, int k, const unsigned *cells)
 	return best;
 }
 
+/* what a countingbloom value is: any of its forms (counting_value.c) */
+extern BloomStatus counting_value_decode(const uint8_t *buf, size_t len, BloomFilter *f);
+extern BloomStatus counting_value_validate(const uint8_t *buf, size_t len, BloomFilter *f,
+										   const BloomCancel *c);
 extern BloomStatus counting_decode(const uint8_t *buf, size_t len, BloomFilter *f);
 extern BloomStatus counting_check_fields(const BloomFilter *f);
 extern BloomStatus counting_validate_deep(const BloomFilter *f, const BloomCancel *c);

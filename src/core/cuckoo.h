@@ -155,6 +155,10 @@ extern BloomStatus cuckoo_plan(uint64_t capacity, double fpr, unsigned b,
 extern uint64_t cuckoo_max_capacity(double fpr, unsigned b, unsigned expansion);
 extern size_t cuckoo_area_size(uint64_t nbuckets, unsigned b, int fbits);
 extern size_t cuckoo_value_size(const CuckooFilter *f);
+/* what a cuckoofilter value is: any of its forms (cuckoo_value.c) */
+extern BloomStatus cuckoo_value_decode(const uint8_t *buf, size_t len, CuckooFilter *f);
+extern BloomStatus cuckoo_value_validate(const uint8_t *buf, size_t len, CuckooFilter *f,
+										 const BloomCancel *c);
 extern BloomStatus cuckoo_decode(const uint8_t *buf, size_t len, CuckooFilter *f);
 extern BloomStatus cuckoo_validate_deep(const CuckooFilter *f, const BloomCancel *c);
 extern void cuckoo_write_header(const CuckooFilter *f);

@@ -20,23 +20,14 @@
 
 #include "access/detoast.h"
 
-/* kind 5, a hash list (version 1, kind 2) or a light state (version 4, kind 8) */
-static BloomStatus
-cb_decode(const uint8 *buf, size_t len, BloomFilter *f)
-{
-	BloomStatus st = counting_decode(buf, len, f);
-
-	if (st == BLOOM_E_OTHERTYPE && f->kind == BLOOM_KIND_HASHLIST)
-		st = bloom_decode(buf, len, f);
-	else if (st == BLOOM_E_OTHERTYPE && f->kind == BLOOM_KIND_SPARSE_COUNTING)
-		st = counting_sparse_decode(buf, len, f);
-	return st;
-}
-
+/*
+ * A stored value, decoded by the core, which says what a countingbloom
+ * value is (src/core/counting_value.c)
+ */
 void
 cb_decode_or_error(struct varlena *v, BloomFilter *f)
 {
-	BloomStatus st = cb_decode(BT_DATA(v), BT_LEN(v), f);
+	BloomStatus st = counting_value_decode(BT_DATA(v), BT_LEN(v), f);
 
 	if (st != BLOOM_OK)
 		ereport(ERROR,
@@ -45,16 +36,13 @@ cb_decode_or_error(struct varlena *v, BloomFilter *f)
 				 errdetail("%s", bloom_status_message(st))));
 }
 
-/* Outside bytes: the header, then every counter against its bit */
+/* Outside bytes: the core's checks, every counter against its bit too */
 static BloomStatus
 cb_validate(const uint8 *buf, size_t len)
 {
 	BloomFilter f;
-	BloomStatus st = cb_decode(buf, len, &f);
 
-	if (st == BLOOM_OK && f.kind == BLOOM_KIND_COUNTING)
-		st = counting_validate_deep(&f, &bt_cancel);
-	return st;
+	return counting_value_validate(buf, len, &f, &bt_cancel);
 }
 
 static const char *

@@ -23,28 +23,14 @@
 #include "access/detoast.h"
 
 /*
- * kind 6, or a hash list decoded into f->hdr: version 1 (auto-sized), or
- * version 3 with the capacity cuckoo_agg(key, capacity, fpr) was given
+ * A stored value, decoded by the core, which says what a cuckoofilter
+ * value is (src/core/cuckoo_value.c): kind 6, or a hash list decoded into
+ * f->hdr
  */
-static BloomStatus
-cf_decode(const uint8 *buf, size_t len, CuckooFilter *f)
-{
-	BloomStatus st = cuckoo_decode(buf, len, f);
-
-	if (st == BLOOM_E_OTHERTYPE && f->hdr.kind == BLOOM_KIND_HASHLIST)
-	{
-		/* a state cuckoo_agg made: its rate is one a growing filter takes */
-		st = bloom_decode_hashlist_any(buf, len, &f->hdr);
-		if (st == BLOOM_OK && f->hdr.fpr < BLOOM_MIN_SCALABLE_FPR)
-			st = BLOOM_E_PARAMS;
-	}
-	return st;
-}
-
 void
 cf_decode_or_error(struct varlena *v, CuckooFilter *f)
 {
-	BloomStatus st = cf_decode(BT_DATA(v), BT_LEN(v), f);
+	BloomStatus st = cuckoo_value_decode(BT_DATA(v), BT_LEN(v), f);
 
 	if (st != BLOOM_OK)
 		ereport(ERROR,
@@ -54,23 +40,15 @@ cf_decode_or_error(struct varlena *v, CuckooFilter *f)
 }
 
 /*
- * Outside bytes: the header, then the slots against the counts; a hash
- * list's capacity must be one a filter can have (cuckoo_agg checks it when
- * it makes one; this costs a few plans, too many for every row)
+ * Outside bytes: the core's checks, the slots against the counts and a
+ * hash list's capacity against the largest a filter can have too
  */
 static BloomStatus
 cf_validate(const uint8 *buf, size_t len)
 {
 	CuckooFilter f;
-	BloomStatus st = cf_decode(buf, len, &f);
 
-	if (st == BLOOM_OK && f.hdr.kind == BLOOM_KIND_CUCKOO)
-		st = cuckoo_validate_deep(&f, &bt_cancel);
-	if (st == BLOOM_OK && f.hdr.kind == BLOOM_KIND_HASHLIST && f.hdr.capacity > 0 &&
-		f.hdr.capacity > cuckoo_max_capacity(f.hdr.fpr, CUCKOO_DEFAULT_BUCKET,
-											 CUCKOO_DEFAULT_EXPANSION))
-		st = BLOOM_E_PARAMS;
-	return st;
+	return cuckoo_value_validate(buf, len, &f, &bt_cancel);
 }
 
 static const char *

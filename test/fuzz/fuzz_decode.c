@@ -111,6 +111,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	BloomFilter f;
+	CuckooFilter cf;
 	uint8_t    *copy;
 
 	if (size > (1 << 20))
@@ -169,10 +170,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			free(table);
 		}
 	}
-	else if (counting_sparse_decode(copy, size, &f) == BLOOM_OK)
+	else if (counting_value_validate(copy, size, &f, NULL) == BLOOM_OK &&
+			 f.kind == BLOOM_KIND_SPARSE_COUNTING)
 	{
 		/*
-		 * countingbloom's light state (kind 8): its canonical bytes, and
+		 * countingbloom's light state (kind 8, as the type accepts it from
+		 * outside: counting_value_validate): its canonical bytes, and
 		 * (up to 1 MB) the counting filter it stands for, which must pass
 		 * the deep check and hold every hash
 		 */
@@ -210,16 +213,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			free(d.base);
 		}
 	}
-	else if (bloom_decode_hashlist_any(copy, size, &f) == BLOOM_OK &&
-			 f.version == BLOOM_FORMAT_VERSION_3 && f.capacity > 0 &&
-			 f.fpr >= BLOOM_MIN_SCALABLE_FPR &&
-			 f.capacity <= cuckoo_max_capacity(f.fpr, CUCKOO_DEFAULT_BUCKET,
-											   CUCKOO_DEFAULT_EXPANSION))
+	else if (cuckoo_value_validate(copy, size, &cf, NULL) == BLOOM_OK &&
+			 cf.hdr.kind == BLOOM_KIND_HASHLIST && cf.hdr.version == BLOOM_FORMAT_VERSION_3)
 	{
 		/*
-		 * (1.6) cuckoofilter's hash list with a capacity (the values
-		 * cf_validate accepts): the filter it stands for, simulated at any
-		 * capacity; below 20,000 keys, the same as the filter built
+		 * (1.6) cuckoofilter's hash list with a capacity (as the type
+		 * accepts it from outside: cuckoo_value_validate): the filter it
+		 * stands for, simulated at any capacity; below 20,000 keys, the
+		 * same as the filter built
 		 */
 		BloomAlloc	a = malloc_allocator(NULL);
 		CuckooFilter sim,
@@ -227,20 +228,21 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CkTable		t;
 		CuckooInfo	si,
 					di;
-		BloomStatus ss = cuckoo_list_simulate(&f, &a, &sim, &t, UINT64_C(0x2545F4914F6CDD1D));
+		BloomStatus ss = cuckoo_list_simulate(&cf.hdr, &a, &sim, &t,
+											  UINT64_C(0x2545F4914F6CDD1D));
 
 		if (ss == BLOOM_OK)
 		{
 			cuckoo_describe(&sim, &si);
-			for (uint64_t i = 0; i < f.nhashes; i++)
-				if (!cuckoo_contains(&sim, bloom_hashlist_get(&f, i)))
+			for (uint64_t i = 0; i < cf.hdr.nhashes; i++)
+				if (!cuckoo_contains(&sim, bloom_hashlist_get(&cf.hdr, i)))
 					abort();
 		}
 		else if (ss != BLOOM_E_FULL && ss != BLOOM_E_CAPACITY)
 			abort();
-		if (f.capacity <= 20000)
+		if (cf.hdr.capacity <= 20000)
 		{
-			BloomStatus ds = cuckoo_from_hashlist(&f, f.capacity, &a, &d);
+			BloomStatus ds = cuckoo_from_hashlist(&cf.hdr, cf.hdr.capacity, &a, &d);
 
 			if (ds != ss)
 				abort();
@@ -251,7 +253,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					abort();
 				for (int64_t i = 0; i < 64; i++)
 				{
-					uint64_t	h = bloom_hash_int64(f.seed, i);
+					uint64_t	h = bloom_hash_int64(cf.hdr.seed, i);
 
 					if (cuckoo_count(&sim, h) != cuckoo_count(&d, h))
 						abort();

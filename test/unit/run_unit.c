@@ -24,5 +24,6 @@ main(void)
 	failed += unit_cancel_tests();
 	failed += unit_lightview_tests();
 	failed += unit_light_read_tests();
+	failed += unit_value_tests();
 	return failed != 0;
 }
