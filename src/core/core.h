@@ -20,8 +20,10 @@
  *	aggstate.h	bloomfilter's aggregate states (kinds 3 and 7) and their
  *				materialisation into filters
  *	lightview.h	a light state (kind 7) read without materialising it
- *	counting.h	counting Bloom filters (kind 5) and their light states (8)
- *	cuckoo.h	cuckoo filters (kind 6)
+ *	counting.h	counting Bloom filters (kind 5) and their light states (8);
+ *				what a countingbloom value is (counting_value_*)
+ *	cuckoo.h	cuckoo filters (kind 6); what a cuckoofilter value is
+ *				(cuckoo_value_*)
  *	the top
  *	kinds.h		the registry of kinds and what dispatches on a kind
  *
