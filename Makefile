@@ -13,14 +13,14 @@ include $(dir $(lastword $(MAKEFILE_LIST)))src/core/core.mk
 # prefix says where it is: glue_, bf_, cb_, cf_, bfi_
 PG_SRCS = src/pg/glue_keys.c src/pg/glue_memory.c src/pg/glue_cache.c \
 	src/pg/glue_io.c src/pg/glue_batch.c src/pg/glue_agg.c \
-	src/pg/glue_params.c
+	src/pg/glue_params.c src/pg/glue_family.c
 BLOOM_SRCS = src/bloom/bf_value.c src/bloom/bf_construct.c \
 	src/bloom/bf_funcs.c src/bloom/bf_batch.c src/bloom/bf_agg.c \
 	src/bloom/bf_legacy.c
 COUNTING_SRCS = src/counting/cb_value.c src/counting/cb_funcs.c \
-	src/counting/cb_batch.c src/counting/cb_agg.c
+	src/counting/cb_batch.c src/counting/cb_agg.c src/counting/cb_family.c
 CUCKOO_SRCS = src/cuckoo/cf_value.c src/cuckoo/cf_funcs.c \
-	src/cuckoo/cf_batch.c src/cuckoo/cf_agg.c
+	src/cuckoo/cf_batch.c src/cuckoo/cf_agg.c src/cuckoo/cf_family.c
 # the index access method, on its own
 AM_SRCS = src/am/bfi_handler.c src/am/bfi_pages.c src/am/bfi_build.c \
 	src/am/bfi_insert.c src/am/bfi_validate.c src/am/bfi_access.c \

@@ -11,61 +11,20 @@
 
 /*
  * counting_add_all(f, keys) and counting_remove_all(f, keys): f with a copy
- * of every non-NULL element added, or taken back (certainly absent ones
- * change nothing).  A NULL f: add makes a filter, remove gives NULL.
+ * of every non-NULL element added, or taken back (bt_family_change_all)
  */
-static Datum
-change_all(FunctionCallInfo fcinfo, bool add)
-{
-	BloomKeyInfo *ki;
-	struct varlena *v;
-	BloomFilter f;
-	BtBatchKeys keys;
-
-	if (PG_ARGISNULL(0) && !add)
-		PG_RETURN_NULL();
-	if (!add && bt_is_empty_state(fcinfo, 0))
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));	/* holds nothing to remove */
-	if (PG_ARGISNULL(1))
-	{
-		if (PG_ARGISNULL(0))
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	}
-	v = cb_add_target(fcinfo, &f);
-	ki = bt_cache_key(fcinfo, BKE_UNKNOWN, true);
-	bt_hash_elements(fcinfo, ki, f.seed, &keys);
-	for (int i = 0; i < keys.n; i++)
-	{
-		BT_CANCEL_POINT(i);
-		if (keys.nulls[i])
-			continue;
-		if (add)
-		{
-			bt_admit_key(CB_NOUN, &f, ki);
-			counting_add(&f, keys.hashes[i]);
-		}
-		else if (f.key_class != BLOOM_KEY_NONE)
-		{
-			bt_check_key(CB_NOUN, &f, ki);
-			(void) counting_remove(&f, keys.hashes[i]);
-		}
-	}
-	PG_RETURN_POINTER(v);
-}
-
 PG_FUNCTION_INFO_V1(counting_batch_add_all);
 Datum
 counting_batch_add_all(PG_FUNCTION_ARGS)
 {
-	return change_all(fcinfo, true);
+	return bt_family_change_all(fcinfo, &cb_family, BT_CHANGE_ADD);
 }
 
 PG_FUNCTION_INFO_V1(counting_batch_remove_all);
 Datum
 counting_batch_remove_all(PG_FUNCTION_ARGS)
 {
-	return change_all(fcinfo, false);
+	return bt_family_change_all(fcinfo, &cb_family, BT_CHANGE_REMOVE);
 }
 
 /* The answers for the non-NULL keys of a batch */

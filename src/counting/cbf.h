@@ -8,18 +8,22 @@
  *	cb_funcs.c		empty, add, remove, contains, count, info, to_bloom, union
  *	cb_batch.c		the batch forms over arrays
  *	cb_agg.c		counting_agg and counting_union_agg
+ *	cb_family.c		the family described for the shared glue (cb_family)
  *
  *-------------------------------------------------------------------------
  */
 #ifndef COUNTING_FAMILY_H
 #define COUNTING_FAMILY_H
 
-#include "bloomtype.h"
+#include "glue_family.h"
 
 #define CB_NOUN				"counting bloom filter"
 #define CB_PLURAL			"counting bloom filters"
 /* counting_add(NULL, key) makes a filter of this many keys at 1% */
 #define CB_CREATE_CAPACITY	1000
+
+/* cb_family.c */
+extern const BtFamily cb_family;
 
 /* cb_value.c */
 extern const BtCacheMethods cb_probe_methods;

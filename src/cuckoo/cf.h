@@ -10,13 +10,14 @@
  *					union, info
  *	cf_batch.c		the batch forms over arrays
  *	cf_agg.c		cuckoo_agg and cuckoo_union_agg
+ *	cf_family.c		the family described for the shared glue (cf_family)
  *
  *-------------------------------------------------------------------------
  */
 #ifndef CUCKOO_FAMILY_H
 #define CUCKOO_FAMILY_H
 
-#include "bloomtype.h"
+#include "glue_family.h"
 
 #define CF_NOUN				"cuckoo filter"
 #define CF_PLURAL			"cuckoo filters"
@@ -35,6 +36,9 @@ typedef struct CfProbe
 	CuckooFilter f;
 	CkTable		table;
 } CfProbe;
+
+/* cf_family.c */
+extern const BtFamily cf_family;
 
 /* cf_value.c */
 extern const BtCacheMethods cf_probe_methods;

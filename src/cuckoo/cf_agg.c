@@ -18,16 +18,6 @@
  */
 #include "cf.h"
 
-#define AGGNAME "cuckoo_agg"
-
-/* its hash lists: a bucket pair holds 4 copies of a key (the default size) */
-static const BtListAgg list_agg = {
-	.aggname = AGGNAME,
-	.plural = CF_PLURAL,
-	.maxcopies = CUCKOO_DEFAULT_BUCKET,
-	.limit_hint = "Build the filter in parts: cuckoo_add_all(f, keys) over batches of rows.",
-};
-
 /*
  * a | b of two hash lists with a capacity (a's value, decoded into fa; fb
  * b's): b's hashes appended to a copy of a, as the aggregate's combine
@@ -45,110 +35,36 @@ cf_list_union(struct varlena *a, CuckooFilter *fa, const CuckooFilter *fb, Bloom
 		bt_param_mismatch(CF_PLURAL, param, NULL, NULL, CF_COMBINE_HINT);
 	a = bt_copy_into(a, CurrentMemoryContext);
 	cf_decode_or_error(a, fa);
-	return bt_hashlist_combine(&fa->hdr, &fb->hdr, plan, &list_agg);
+	return bt_hashlist_combine(&fa->hdr, &fb->hdr, plan, cf_family.list_agg);
 }
 
-static Datum
-agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
-{
-	BtCallCache *cache = bt_call_cache(fcinfo);
-	int64		capacity;
-	double		fpr;
-	struct varlena *state;
-	BloomKeyInfo *ki;
-	CuckooFilter f;
-	uint64		h;
-	int			nargs;
-
-	nargs = bt_agg_trans_params(fcinfo, AGGNAME, &capacity, &fpr);
-	(void) bt_agg_context(fcinfo, "cuckoo_agg_trans");
-	if (PG_ARGISNULL(0))
-	{
-		/* the executor copies the first state into the aggregate context */
-		cf_check_params(nargs == 4 ? capacity : 1, fpr, CUCKOO_DEFAULT_BUCKET,
-						CUCKOO_DEFAULT_KICKS, CUCKOO_DEFAULT_EXPANSION);
-		if (nargs == 4 && cuckoo_max_capacity(fpr, CUCKOO_DEFAULT_BUCKET,
-											  CUCKOO_DEFAULT_EXPANSION) < (uint64) capacity)
-			(void) cf_new((uint64) capacity, fpr, CUCKOO_DEFAULT_BUCKET, CUCKOO_DEFAULT_KICKS,
-						  CUCKOO_DEFAULT_EXPANSION, CurrentMemoryContext, NULL);	/* its ERROR */
-		state = bt_new_hashlist(BLOOM_HASHLIST_MIN_SLOTS, nargs == 4 ? (uint64) capacity : 0, fpr);
-	}
-	else
-		state = bt_plain_state(PG_GETARG_DATUM(0));
-	cf_decode_or_error(state, &f);
-	if (f.hdr.fpr != fpr || f.hdr.kind != BLOOM_KIND_HASHLIST ||
-		f.hdr.capacity != (uint64) capacity)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("cuckoo_agg capacity and false-positive rate must be the same for every row")));
-	if (PG_ARGISNULL(1))
-		PG_RETURN_POINTER(state);	/* NULL keys are ignored */
-
-	ki = bt_cache_key(fcinfo, enc, false);
-	bt_admit_key(CF_NOUN, &f.hdr, ki);
-	h = bloom_key_hash_fast(ki, PG_GETARG_DATUM(1), f.hdr.seed);
-	PG_RETURN_POINTER(bt_hashlist_push_row(&f.hdr, h, &cache->plan, &list_agg));
-}
-
+/*
+ * cuckoo_agg(key), (key, fpr), (key, capacity, fpr): the transition of
+ * glue_family.c with the states of cf_family
+ */
 #define AGG_TRANS_(suffix, sqltype, enc, vol) \
-	BT_KEY_ENTRY(cuckoo_agg_trans, suffix, agg_trans_common(fcinfo, enc))
+	BT_KEY_ENTRY(cuckoo_agg_trans, suffix, bt_family_agg_trans(fcinfo, &cf_family, enc, false))
 
 BT_KEY_TYPES(AGG_TRANS_, BT_NO_ALIAS)
 
 /*
  * Combines two partial states (state 1 in place when it has room):
  * filters unite, hash lists append.  Also cuckoo_union_agg's transition,
- * where the second argument is a filter (a hash list becomes its filter).
+ * where the second argument is a filter (a hash list becomes its filter):
+ * bt_family_agg_combine.
  */
-static Datum
-combine_common(FunctionCallInfo fcinfo, const char *fname, bool values)
-{
-	BtCallCache *cache = bt_call_cache(fcinfo);
-	struct varlena *s1,
-			   *s2;
-	CuckooFilter f1,
-				f2;
-
-	(void) bt_agg_context(fcinfo, fname);
-	if (PG_ARGISNULL(1))
-	{
-		if (PG_ARGISNULL(0))
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	}
-	s2 = PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
-	cf_decode_or_error(s2, &f2);
-	if (values && f2.hdr.kind == BLOOM_KIND_HASHLIST && !bloom_is_empty_hashlist(&f2.hdr))
-		s2 = cf_materialize(&f2, CurrentMemoryContext);
-	if (PG_ARGISNULL(0))
-		PG_RETURN_POINTER(s2);
-	if (bloom_is_empty_hashlist(&f2.hdr))
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	s1 = bt_plain_state(PG_GETARG_DATUM(0));
-	cf_decode_or_error(s1, &f1);
-	if (bloom_is_empty_hashlist(&f1.hdr))
-		PG_RETURN_POINTER(s2);
-	if (f1.hdr.kind != f2.hdr.kind)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("cannot combine an auto-sized cuckoo_agg state with a fixed-capacity one")));
-	if (f1.hdr.kind == BLOOM_KIND_CUCKOO)
-		PG_RETURN_POINTER(cf_merge_into(&f1, &f2, CurrentMemoryContext));
-	PG_RETURN_POINTER(bt_hashlist_combine(&f1.hdr, &f2.hdr, &cache->plan, &list_agg));
-}
-
 PG_FUNCTION_INFO_V1(cuckoo_agg_combine);
 Datum
 cuckoo_agg_combine(PG_FUNCTION_ARGS)
 {
-	return combine_common(fcinfo, "cuckoo_agg_combine", false);
+	return bt_family_agg_combine(fcinfo, &cf_family, "cuckoo_agg_combine", false);
 }
 
 PG_FUNCTION_INFO_V1(cuckoo_union_trans);
 Datum
 cuckoo_union_trans(PG_FUNCTION_ARGS)
 {
-	return combine_common(fcinfo, "cuckoo_union_trans", true);
+	return bt_family_agg_combine(fcinfo, &cf_family, "cuckoo_union_trans", true);
 }
 
 /*

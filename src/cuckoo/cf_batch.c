@@ -11,74 +11,28 @@
 #include "cf.h"
 
 /*
- * f with a copy of every non-NULL element added (only_new: each that is
- * not maybe present by then), or taken back (remove).  A NULL f: adding
- * makes a filter with the defaults, removing gives NULL.
+ * f with a copy of every non-NULL element added (add_new_all: each that is
+ * not maybe present by then), or taken back (bt_family_change_all)
  */
-static Datum
-change_all(FunctionCallInfo fcinfo, bool add, bool only_new)
-{
-	BloomKeyInfo *ki;
-	struct varlena *v;
-	CuckooFilter f;
-	BtBatchKeys keys;
-
-	if (PG_ARGISNULL(0) && !add)
-		PG_RETURN_NULL();
-	if (!add && bt_is_empty_state(fcinfo, 0))
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));	/* holds nothing to remove */
-	if (PG_ARGISNULL(1))
-	{
-		if (PG_ARGISNULL(0))
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	}
-	v = cf_add_target(fcinfo, &f);
-	ki = bt_cache_key(fcinfo, BKE_UNKNOWN, true);
-	bt_hash_elements(fcinfo, ki, f.hdr.seed, &keys);
-	for (int i = 0; i < keys.n; i++)
-	{
-		BT_CANCEL_POINT(i);
-		if (keys.nulls[i])
-			continue;
-		if (add)
-		{
-			struct varlena *g;
-
-			bt_admit_key(CF_NOUN, &f.hdr, ki);
-			g = cf_add_hash(v, &f, keys.hashes[i], only_new, CurrentMemoryContext);
-			if (g != v)
-				pfree(v);
-			v = g;
-		}
-		else if (f.hdr.key_class != BLOOM_KEY_NONE)
-		{
-			bt_check_key(CF_NOUN, &f.hdr, ki);
-			(void) cuckoo_remove(&f, keys.hashes[i]);
-		}
-	}
-	PG_RETURN_POINTER(v);
-}
-
 PG_FUNCTION_INFO_V1(cuckoo_batch_add_all);
 Datum
 cuckoo_batch_add_all(PG_FUNCTION_ARGS)
 {
-	return change_all(fcinfo, true, false);
+	return bt_family_change_all(fcinfo, &cf_family, BT_CHANGE_ADD);
 }
 
 PG_FUNCTION_INFO_V1(cuckoo_batch_add_new_all);
 Datum
 cuckoo_batch_add_new_all(PG_FUNCTION_ARGS)
 {
-	return change_all(fcinfo, true, true);
+	return bt_family_change_all(fcinfo, &cf_family, BT_CHANGE_ADD_NEW);
 }
 
 PG_FUNCTION_INFO_V1(cuckoo_batch_remove_all);
 Datum
 cuckoo_batch_remove_all(PG_FUNCTION_ARGS)
 {
-	return change_all(fcinfo, false, false);
+	return bt_family_change_all(fcinfo, &cf_family, BT_CHANGE_REMOVE);
 }
 
 /* The answers for the non-NULL keys of a batch */

@@ -1,0 +1,137 @@
+/*-------------------------------------------------------------------------
+ *
+ * cf_family.c
+ *		The cuckoofilter family described for the shared glue
+ *		(cf_family, a BtFamily of src/pg/glue_family.h): what it does with
+ *		a hash and with cuckoo_agg's states.
+ *
+ * cuckoo_agg's state is always a hash list (kind 2): version 1 without a
+ * capacity, version 3 with the capacity given; cuckoo_union_agg's states
+ * are filters, which unite by reinserting fingerprints.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "cf.h"
+
+#define AGGNAME "cuckoo_agg"
+
+/* its hash lists: a bucket pair holds 4 copies of a key (the default size) */
+static const BtListAgg list_agg = {
+	.aggname = AGGNAME,
+	.plural = CF_PLURAL,
+	.maxcopies = CUCKOO_DEFAULT_BUCKET,
+	.limit_hint = "Build the filter in parts: cuckoo_add_all(f, keys) over batches of rows.",
+};
+
+static void
+decode(struct varlena *v, void *f)
+{
+	cf_decode_or_error(v, f);
+}
+
+static struct varlena *
+arg(FunctionCallInfo fcinfo, int argno, void *f, bool copy)
+{
+	return cf_arg(fcinfo, argno, f, copy);
+}
+
+static struct varlena *
+add_target(FunctionCallInfo fcinfo, void *f)
+{
+	return cf_add_target(fcinfo, f);
+}
+
+/* a full filter grows by a sub-filter: the value may move */
+static struct varlena *
+add_hash(struct varlena *v, void *f, uint64 h, bool only_new)
+{
+	return cf_add_hash(v, f, h, only_new, CurrentMemoryContext);
+}
+
+static void
+remove_hash(void *f, uint64 h)
+{
+	(void) cuckoo_remove(f, h);
+}
+
+static bool
+contains(const void *f, uint64 h)
+{
+	return cuckoo_contains(f, h);
+}
+
+static unsigned
+count(const void *f, uint64 h)
+{
+	return cuckoo_count(f, h);
+}
+
+/*
+ * A hash list, with the capacity when given (nargs 4), after the checks
+ * cuckoo_empty's defaults take: a capacity no filter can have raises
+ * cf_new's error
+ */
+static struct varlena *
+agg_new_state(int nargs, int64 capacity, double fpr, BloomPlan *plan, bool light)
+{
+	cf_check_params(nargs == 4 ? capacity : 1, fpr, CUCKOO_DEFAULT_BUCKET,
+					CUCKOO_DEFAULT_KICKS, CUCKOO_DEFAULT_EXPANSION);
+	if (nargs == 4 && cuckoo_max_capacity(fpr, CUCKOO_DEFAULT_BUCKET,
+										  CUCKOO_DEFAULT_EXPANSION) < (uint64) capacity)
+		(void) cf_new((uint64) capacity, fpr, CUCKOO_DEFAULT_BUCKET, CUCKOO_DEFAULT_KICKS,
+					  CUCKOO_DEFAULT_EXPANSION, CurrentMemoryContext, NULL);	/* its ERROR */
+	return bt_new_hashlist(BLOOM_HASHLIST_MIN_SLOTS, nargs == 4 ? (uint64) capacity : 0, fpr);
+}
+
+static bool
+agg_state_fits(const void *state, int nargs, int64 capacity, double fpr)
+{
+	const CuckooFilter *f = state;
+
+	return !(f->hdr.fpr != fpr || f->hdr.kind != BLOOM_KIND_HASHLIST ||
+			 f->hdr.capacity != (uint64) capacity);
+}
+
+static struct varlena *
+agg_add_row(struct varlena *state, void *f, uint64 h, BloomPlan *plan)
+{
+	return bt_hashlist_push_row(&((CuckooFilter *) f)->hdr, h, plan, &list_agg);
+}
+
+/* a hash list becomes its filter */
+static struct varlena *
+agg_as_value(struct varlena *v, void *filter, BloomPlan *plan)
+{
+	CuckooFilter *f = filter;
+
+	if (f->hdr.kind == BLOOM_KIND_HASHLIST && !bloom_is_empty_hashlist(&f->hdr))
+		return cf_materialize(f, CurrentMemoryContext);
+	return v;
+}
+
+/* two filters: f2's fingerprints reinserted into f1's value */
+static struct varlena *
+agg_merge(void *f1, void *f2)
+{
+	return cf_merge_into(f1, f2, CurrentMemoryContext);
+}
+
+const BtFamily cf_family = {
+	.noun = CF_NOUN,
+	.aggname = AGGNAME,
+	.trans_fname = "cuckoo_agg_trans",
+	.list_agg = &list_agg,
+	.probe_methods = &cf_probe_methods,
+	.decode = decode,
+	.arg = arg,
+	.add_target = add_target,
+	.add_hash = add_hash,
+	.remove_hash = remove_hash,
+	.contains = contains,
+	.count = count,
+	.agg_new_state = agg_new_state,
+	.agg_state_fits = agg_state_fits,
+	.agg_add_row = agg_add_row,
+	.agg_as_value = agg_as_value,
+	.agg_merge = agg_merge,
+};
