@@ -23,98 +23,20 @@ counting_empty(PG_FUNCTION_ARGS)
 							 &bt_call_cache(fcinfo)->plan, CurrentMemoryContext, NULL));
 }
 
-/* The filter of a probe, from the call site's cache; NULL: holds nothing */
-static inline BloomFilter *
-probe_filter(FunctionCallInfo fcinfo, BloomKeyEnc enc, BloomKeyInfo **ki)
-{
-	BloomFilter *f = bt_cache_value(fcinfo, &cb_probe_methods);
-
-	*ki = bt_cache_key(fcinfo, enc, false);
-	if (f->key_class == BLOOM_KEY_NONE)
-		return NULL;
-	bt_check_key(CB_NOUN, f, *ki);
-	return f;
-}
-
-static Datum
-contains_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
-{
-	BloomKeyInfo *ki;
-	BloomFilter *f = probe_filter(fcinfo, enc, &ki);
-
-	if (f == NULL)
-		PG_RETURN_BOOL(false);
-	PG_RETURN_BOOL(cb_contains(f, bloom_key_hash_fast(ki, PG_GETARG_DATUM(1), f->seed)));
-}
-
-static Datum
-count_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
-{
-	BloomKeyInfo *ki;
-	BloomFilter *f = probe_filter(fcinfo, enc, &ki);
-
-	if (f == NULL)
-		PG_RETURN_INT32(0);
-	PG_RETURN_INT32((int32) cb_count(f, bloom_key_hash_fast(ki, PG_GETARG_DATUM(1),
-															f->seed)));
-}
-
 /*
- * counting_add(f, key): f with one more copy of key.  (f, NULL) is f;
- * (NULL, key) makes a filter of CB_CREATE_CAPACITY keys at 1%.
+ * counting_contains(f, key), counting_count(f, key), counting_add(f, key)
+ * (one more copy; (NULL, key) makes a filter of CB_CREATE_CAPACITY keys at
+ * 1%) and counting_remove(f, key) (one copy taken back): the skeletons of
+ * glue_family.c with cb_family
  */
-static Datum
-add_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
-{
-	BloomKeyInfo *ki;
-	struct varlena *v;
-	BloomFilter f;
-
-	if ((v = cb_add_target(fcinfo, &f)) == NULL)
-	{
-		if (PG_ARGISNULL(0))
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	}
-	ki = bt_cache_key(fcinfo, enc, false);
-	bt_admit_key(CB_NOUN, &f, ki);
-	counting_add(&f, bloom_key_hash_fast(ki, PG_GETARG_DATUM(1), f.seed));
-	PG_RETURN_POINTER(v);
-}
-
-/*
- * counting_remove(f, key): f with one copy of key taken back; a key that
- * is certainly absent leaves f as it is.  (f, NULL) is f, (NULL, key)
- * NULL.
- */
-static Datum
-remove_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
-{
-	BloomKeyInfo *ki;
-	struct varlena *v;
-	BloomFilter f;
-
-	if (PG_ARGISNULL(0))
-		PG_RETURN_NULL();
-	if (PG_ARGISNULL(1) || bt_is_empty_state(fcinfo, 0))
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	v = cb_arg(fcinfo, 0, &f, true);
-	ki = bt_cache_key(fcinfo, enc, false);
-	if (f.key_class == BLOOM_KEY_NONE)
-		PG_RETURN_POINTER(v);	/* holds nothing */
-	bt_check_key(CB_NOUN, &f, ki);
-	(void) counting_remove(&f, bloom_key_hash_fast(ki, PG_GETARG_DATUM(1), f.seed));
-	PG_RETURN_POINTER(v);
-}
-
 #define CONTAINS_(suffix, sqltype, enc, vol) \
-	BT_KEY_ENTRY(counting_contains, suffix, contains_common(fcinfo, enc))
+	BT_KEY_ENTRY(counting_contains, suffix, bt_family_contains(fcinfo, &cb_family, enc))
 #define COUNT_(suffix, sqltype, enc, vol) \
-	BT_KEY_ENTRY(counting_count, suffix, count_common(fcinfo, enc))
+	BT_KEY_ENTRY(counting_count, suffix, bt_family_count(fcinfo, &cb_family, enc))
 #define ADD_(suffix, sqltype, enc, vol) \
-	BT_KEY_ENTRY(counting_add, suffix, add_common(fcinfo, enc))
+	BT_KEY_ENTRY(counting_add, suffix, bt_family_add(fcinfo, &cb_family, enc, false))
 #define REMOVE_(suffix, sqltype, enc, vol) \
-	BT_KEY_ENTRY(counting_remove, suffix, remove_common(fcinfo, enc))
+	BT_KEY_ENTRY(counting_remove, suffix, bt_family_remove(fcinfo, &cb_family, enc))
 
 BT_KEY_TYPES(CONTAINS_, BT_NO_ALIAS)
 BT_KEY_TYPES(COUNT_, BT_NO_ALIAS)

@@ -22,99 +22,22 @@ cuckoo_empty(PG_FUNCTION_ARGS)
 							 CurrentMemoryContext, NULL));
 }
 
-/* The filter of a probe, from the call site's cache; NULL: holds nothing */
-static inline CuckooFilter *
-probe_filter(FunctionCallInfo fcinfo, BloomKeyEnc enc, BloomKeyInfo **ki)
-{
-	CuckooFilter *f = bt_cache_value(fcinfo, &cf_probe_methods);
-
-	*ki = bt_cache_key(fcinfo, enc, false);
-	if (f->hdr.key_class == BLOOM_KEY_NONE)
-		return NULL;
-	bt_check_key(CF_NOUN, &f->hdr, *ki);
-	return f;
-}
-
-static Datum
-contains_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
-{
-	BloomKeyInfo *ki;
-	CuckooFilter *f = probe_filter(fcinfo, enc, &ki);
-
-	if (f == NULL)
-		PG_RETURN_BOOL(false);
-	PG_RETURN_BOOL(cuckoo_contains(f, bloom_key_hash_fast(ki, PG_GETARG_DATUM(1), f->hdr.seed)));
-}
-
-static Datum
-count_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
-{
-	BloomKeyInfo *ki;
-	CuckooFilter *f = probe_filter(fcinfo, enc, &ki);
-
-	if (f == NULL)
-		PG_RETURN_INT32(0);
-	PG_RETURN_INT32((int32) cuckoo_count(f, bloom_key_hash_fast(ki, PG_GETARG_DATUM(1),
-																f->hdr.seed)));
-}
-
 /*
- * cuckoo_add(f, key) (CF.ADD: a copy even if present) and
- * cuckoo_add_new(f, key) (CF.ADDNX: only if not maybe present).  (f, NULL)
- * is f; (NULL, key) makes a filter with the defaults.
+ * cuckoo_contains(f, key) (CF.EXISTS), cuckoo_count(f, key) (CF.COUNT),
+ * cuckoo_add(f, key) (CF.ADD: a copy even if present), cuckoo_add_new(f,
+ * key) (CF.ADDNX: only if not maybe present; (NULL, key) makes a filter
+ * with the defaults) and cuckoo_remove(f, key) (CF.DEL): the skeletons of
+ * glue_family.c with cf_family
  */
-static Datum
-add_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool only_new)
-{
-	BloomKeyInfo *ki;
-	struct varlena *v;
-	CuckooFilter f;
-
-	if ((v = cf_add_target(fcinfo, &f)) == NULL)
-	{
-		if (PG_ARGISNULL(0))
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	}
-	ki = bt_cache_key(fcinfo, enc, false);
-	bt_admit_key(CF_NOUN, &f.hdr, ki);
-	PG_RETURN_POINTER(cf_add_hash(v, &f, bloom_key_hash_fast(ki, PG_GETARG_DATUM(1), f.hdr.seed),
-								  only_new, CurrentMemoryContext));
-}
-
-/*
- * cuckoo_remove(f, key) (CF.DEL): one copy taken back; a certainly absent
- * key leaves f as it is.  (f, NULL) is f, (NULL, key) NULL.
- */
-static Datum
-remove_common(FunctionCallInfo fcinfo, BloomKeyEnc enc)
-{
-	BloomKeyInfo *ki;
-	struct varlena *v;
-	CuckooFilter f;
-
-	if (PG_ARGISNULL(0))
-		PG_RETURN_NULL();
-	if (PG_ARGISNULL(1) || bt_is_empty_state(fcinfo, 0))
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	v = cf_arg(fcinfo, 0, &f, true);
-	ki = bt_cache_key(fcinfo, enc, false);
-	if (f.hdr.key_class == BLOOM_KEY_NONE)
-		PG_RETURN_POINTER(v);	/* holds nothing */
-	bt_check_key(CF_NOUN, &f.hdr, ki);
-	(void) cuckoo_remove(&f, bloom_key_hash_fast(ki, PG_GETARG_DATUM(1), f.hdr.seed));
-	PG_RETURN_POINTER(v);
-}
-
 #define CONTAINS_(suffix, sqltype, enc, vol) \
-	BT_KEY_ENTRY(cuckoo_contains, suffix, contains_common(fcinfo, enc))
+	BT_KEY_ENTRY(cuckoo_contains, suffix, bt_family_contains(fcinfo, &cf_family, enc))
 #define COUNT_(suffix, sqltype, enc, vol) \
-	BT_KEY_ENTRY(cuckoo_count, suffix, count_common(fcinfo, enc))
+	BT_KEY_ENTRY(cuckoo_count, suffix, bt_family_count(fcinfo, &cf_family, enc))
 #define ADD_(suffix, sqltype, enc, vol) \
-	BT_KEY_ENTRY(cuckoo_add, suffix, add_common(fcinfo, enc, false)) \
-	BT_KEY_ENTRY(cuckoo_add_new, suffix, add_common(fcinfo, enc, true))
+	BT_KEY_ENTRY(cuckoo_add, suffix, bt_family_add(fcinfo, &cf_family, enc, false)) \
+	BT_KEY_ENTRY(cuckoo_add_new, suffix, bt_family_add(fcinfo, &cf_family, enc, true))
 #define REMOVE_(suffix, sqltype, enc, vol) \
-	BT_KEY_ENTRY(cuckoo_remove, suffix, remove_common(fcinfo, enc))
+	BT_KEY_ENTRY(cuckoo_remove, suffix, bt_family_remove(fcinfo, &cf_family, enc))
 
 BT_KEY_TYPES(CONTAINS_, BT_NO_ALIAS)
 BT_KEY_TYPES(COUNT_, BT_NO_ALIAS)
