@@ -24,48 +24,23 @@ static const BtListAgg list_agg = {
 	.limit_hint = "Give the capacity: counting_agg(key, capacity, fpr) keeps the filter itself.",
 };
 
-static void
-decode(struct varlena *v, void *f)
-{
-	cb_decode_or_error(v, f);
-}
-
-static struct varlena *
-arg(FunctionCallInfo fcinfo, int argno, void *f, bool copy)
-{
-	return cb_arg(fcinfo, argno, f, copy);
-}
-
-static struct varlena *
-add_target(FunctionCallInfo fcinfo, void *f)
-{
-	return cb_add_target(fcinfo, f);
-}
+/*
+ * The decoded form is the header itself: cb_decode_or_error, cb_arg,
+ * cb_add_target, cb_contains and cb_count serve as they are
+ */
 
 /* counters grow in place: the value stays where it is */
 static struct varlena *
-add_hash(struct varlena *v, void *f, uint64 h, bool only_new)
+add_hash(struct varlena *v, BloomFilter *f, uint64 h, bool only_new)
 {
 	counting_add(f, h);
 	return v;
 }
 
 static void
-remove_hash(void *f, uint64 h)
+remove_hash(BloomFilter *f, uint64 h)
 {
 	(void) counting_remove(f, h);
-}
-
-static bool
-contains(const void *f, uint64 h)
-{
-	return cb_contains(f, h);
-}
-
-static unsigned
-count(const void *f, uint64 h)
-{
-	return cb_count(f, h);
 }
 
 /*
@@ -103,19 +78,15 @@ agg_new_state(int nargs, int64 capacity, double fpr, BloomPlan *plan, bool light
 }
 
 static bool
-agg_state_fits(const void *state, int nargs, int64 capacity, double fpr)
+agg_state_fits(const BloomFilter *f, int nargs, int64 capacity, double fpr)
 {
-	const BloomFilter *f = state;
-
 	return !(f->fpr != fpr || (nargs == 4 && f->capacity != (uint64) capacity) ||
 			 (nargs < 4 && f->kind != BLOOM_KIND_HASHLIST));
 }
 
 static struct varlena *
-agg_add_row(struct varlena *state, void *filter, uint64 h, BloomPlan *plan)
+agg_add_row(struct varlena *state, BloomFilter *f, uint64 h, BloomPlan *plan)
 {
-	BloomFilter *f = filter;
-
 	if (f->kind == BLOOM_KIND_COUNTING)
 	{
 		counting_add(f, h);
@@ -133,10 +104,8 @@ agg_add_row(struct varlena *state, void *filter, uint64 h, BloomPlan *plan)
 
 /* a hash list becomes its filter, a light state its counting filter */
 static struct varlena *
-agg_as_value(struct varlena *v, void *filter, BloomPlan *plan)
+agg_as_value(struct varlena *v, BloomFilter *f, BloomPlan *plan)
 {
-	BloomFilter *f = filter;
-
 	if (f->kind == BLOOM_KIND_HASHLIST && !bloom_is_empty_hashlist(f))
 		return cb_materialize(f, plan, CurrentMemoryContext);
 	if (f->kind == BLOOM_KIND_SPARSE_COUNTING)
@@ -146,7 +115,7 @@ agg_as_value(struct varlena *v, void *filter, BloomPlan *plan)
 
 /* filters and light states (kinds 5 and 8): counters add */
 static struct varlena *
-agg_merge(void *f1, void *f2)
+agg_merge(BloomFilter *f1, BloomFilter *f2)
 {
 	BloomAlloc	a = bt_allocator(CurrentMemoryContext);
 	BloomStatus st;
@@ -154,7 +123,7 @@ agg_merge(void *f1, void *f2)
 	cb_check_compatible(f1, f2);
 	if ((st = counting_state_merge(f1, f2, &a)) != BLOOM_OK)
 		elog(ERROR, "could not combine counting_agg states: %s", bloom_status_message(st));
-	return bt_varlena(((BloomFilter *) f1)->base);
+	return bt_varlena(f1->base);
 }
 
 const BtFamily cb_family = {
@@ -163,13 +132,13 @@ const BtFamily cb_family = {
 	.trans_fname = "counting_agg_trans",
 	.list_agg = &list_agg,
 	.probe_methods = &cb_probe_methods,
-	.decode = decode,
-	.arg = arg,
-	.add_target = add_target,
+	.decode = cb_decode_or_error,
+	.arg = cb_arg,
+	.add_target = cb_add_target,
 	.add_hash = add_hash,
 	.remove_hash = remove_hash,
-	.contains = contains,
-	.count = count,
+	.contains = cb_contains,
+	.count = cb_count,
 	.agg_new_state = agg_new_state,
 	.agg_state_fits = agg_state_fits,
 	.agg_add_row = agg_add_row,

@@ -23,47 +23,50 @@ static const BtListAgg list_agg = {
 	.limit_hint = "Build the filter in parts: cuckoo_add_all(f, keys) over batches of rows.",
 };
 
+/* f is the header (hdr) a CuckooFilter begins with: that CuckooFilter */
+#define CF(f)	((CuckooFilter *) (f))
+
 static void
-decode(struct varlena *v, void *f)
+decode(struct varlena *v, BloomFilter *f)
 {
-	cf_decode_or_error(v, f);
+	cf_decode_or_error(v, CF(f));
 }
 
 static struct varlena *
-arg(FunctionCallInfo fcinfo, int argno, void *f, bool copy)
+arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f, bool copy)
 {
-	return cf_arg(fcinfo, argno, f, copy);
+	return cf_arg(fcinfo, argno, CF(f), copy);
 }
 
 static struct varlena *
-add_target(FunctionCallInfo fcinfo, void *f)
+add_target(FunctionCallInfo fcinfo, BloomFilter *f)
 {
-	return cf_add_target(fcinfo, f);
+	return cf_add_target(fcinfo, CF(f));
 }
 
 /* a full filter grows by a sub-filter: the value may move */
 static struct varlena *
-add_hash(struct varlena *v, void *f, uint64 h, bool only_new)
+add_hash(struct varlena *v, BloomFilter *f, uint64 h, bool only_new)
 {
-	return cf_add_hash(v, f, h, only_new, CurrentMemoryContext);
+	return cf_add_hash(v, CF(f), h, only_new, CurrentMemoryContext);
 }
 
 static void
-remove_hash(void *f, uint64 h)
+remove_hash(BloomFilter *f, uint64 h)
 {
-	(void) cuckoo_remove(f, h);
+	(void) cuckoo_remove(CF(f), h);
 }
 
 static bool
-contains(const void *f, uint64 h)
+contains(const BloomFilter *f, uint64 h)
 {
-	return cuckoo_contains(f, h);
+	return cuckoo_contains((const CuckooFilter *) f, h);
 }
 
 static unsigned
-count(const void *f, uint64 h)
+count(const BloomFilter *f, uint64 h)
 {
-	return cuckoo_count(f, h);
+	return cuckoo_count((const CuckooFilter *) f, h);
 }
 
 /*
@@ -84,36 +87,32 @@ agg_new_state(int nargs, int64 capacity, double fpr, BloomPlan *plan, bool light
 }
 
 static bool
-agg_state_fits(const void *state, int nargs, int64 capacity, double fpr)
+agg_state_fits(const BloomFilter *f, int nargs, int64 capacity, double fpr)
 {
-	const CuckooFilter *f = state;
-
-	return !(f->hdr.fpr != fpr || f->hdr.kind != BLOOM_KIND_HASHLIST ||
-			 f->hdr.capacity != (uint64) capacity);
+	return !(f->fpr != fpr || f->kind != BLOOM_KIND_HASHLIST ||
+			 f->capacity != (uint64) capacity);
 }
 
 static struct varlena *
-agg_add_row(struct varlena *state, void *f, uint64 h, BloomPlan *plan)
+agg_add_row(struct varlena *state, BloomFilter *f, uint64 h, BloomPlan *plan)
 {
-	return bt_hashlist_push_row(&((CuckooFilter *) f)->hdr, h, plan, &list_agg);
+	return bt_hashlist_push_row(f, h, plan, &list_agg);
 }
 
 /* a hash list becomes its filter */
 static struct varlena *
-agg_as_value(struct varlena *v, void *filter, BloomPlan *plan)
+agg_as_value(struct varlena *v, BloomFilter *f, BloomPlan *plan)
 {
-	CuckooFilter *f = filter;
-
-	if (f->hdr.kind == BLOOM_KIND_HASHLIST && !bloom_is_empty_hashlist(&f->hdr))
-		return cf_materialize(f, CurrentMemoryContext);
+	if (f->kind == BLOOM_KIND_HASHLIST && !bloom_is_empty_hashlist(f))
+		return cf_materialize(CF(f), CurrentMemoryContext);
 	return v;
 }
 
 /* two filters: f2's fingerprints reinserted into f1's value */
 static struct varlena *
-agg_merge(void *f1, void *f2)
+agg_merge(BloomFilter *f1, BloomFilter *f2)
 {
-	return cf_merge_into(f1, f2, CurrentMemoryContext);
+	return cf_merge_into(CF(f1), CF(f2), CurrentMemoryContext);
 }
 
 const BtFamily cf_family = {

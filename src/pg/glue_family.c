@@ -26,7 +26,7 @@ bt_family_add(FunctionCallInfo fcinfo, const BtFamily *fam, BloomKeyEnc enc,
 	BloomKeyInfo *ki;
 	struct varlena *v;
 
-	if ((v = fam->add_target(fcinfo, &f)) == NULL)
+	if ((v = fam->add_target(fcinfo, &f.hdr)) == NULL)
 	{
 		if (PG_ARGISNULL(0))
 			PG_RETURN_NULL();
@@ -34,7 +34,7 @@ bt_family_add(FunctionCallInfo fcinfo, const BtFamily *fam, BloomKeyEnc enc,
 	}
 	ki = bt_cache_key(fcinfo, enc, false);
 	bt_admit_key(fam->noun, &f.hdr, ki);
-	PG_RETURN_POINTER(fam->add_hash(v, &f, bloom_key_hash_fast(ki, PG_GETARG_DATUM(1),
+	PG_RETURN_POINTER(fam->add_hash(v, &f.hdr, bloom_key_hash_fast(ki, PG_GETARG_DATUM(1),
 															   f.hdr.seed),
 									only_new));
 }
@@ -54,17 +54,17 @@ bt_family_remove(FunctionCallInfo fcinfo, const BtFamily *fam, BloomKeyEnc enc)
 		PG_RETURN_NULL();
 	if (PG_ARGISNULL(1) || bt_is_empty_state(fcinfo, 0))
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	v = fam->arg(fcinfo, 0, &f, true);
+	v = fam->arg(fcinfo, 0, &f.hdr, true);
 	ki = bt_cache_key(fcinfo, enc, false);
 	if (f.hdr.key_class == BLOOM_KEY_NONE)
 		PG_RETURN_POINTER(v);	/* holds nothing */
 	bt_check_key(fam->noun, &f.hdr, ki);
-	fam->remove_hash(&f, bloom_key_hash_fast(ki, PG_GETARG_DATUM(1), f.hdr.seed));
+	fam->remove_hash(&f.hdr, bloom_key_hash_fast(ki, PG_GETARG_DATUM(1), f.hdr.seed));
 	PG_RETURN_POINTER(v);
 }
 
 /* The filter of a probe, from the call site's cache; NULL: holds nothing */
-static inline const void *
+static inline const BloomFilter *
 probe_filter(FunctionCallInfo fcinfo, const BtFamily *fam, BloomKeyEnc enc,
 			 BloomKeyInfo **ki)
 {
@@ -82,12 +82,12 @@ Datum
 bt_family_contains(FunctionCallInfo fcinfo, const BtFamily *fam, BloomKeyEnc enc)
 {
 	BloomKeyInfo *ki;
-	const void *f = probe_filter(fcinfo, fam, enc, &ki);
+	const BloomFilter *f = probe_filter(fcinfo, fam, enc, &ki);
 
 	if (f == NULL)
 		PG_RETURN_BOOL(false);
 	PG_RETURN_BOOL(fam->contains(f, bloom_key_hash_fast(ki, PG_GETARG_DATUM(1),
-														((const BloomFilter *) f)->seed)));
+														f->seed)));
 }
 
 /* <type>_count(f, key): how many copies of key f may hold */
@@ -95,12 +95,12 @@ Datum
 bt_family_count(FunctionCallInfo fcinfo, const BtFamily *fam, BloomKeyEnc enc)
 {
 	BloomKeyInfo *ki;
-	const void *f = probe_filter(fcinfo, fam, enc, &ki);
+	const BloomFilter *f = probe_filter(fcinfo, fam, enc, &ki);
 
 	if (f == NULL)
 		PG_RETURN_INT32(0);
 	PG_RETURN_INT32((int32) fam->count(f, bloom_key_hash_fast(ki, PG_GETARG_DATUM(1),
-															  ((const BloomFilter *) f)->seed)));
+															  f->seed)));
 }
 
 /*
@@ -127,7 +127,7 @@ bt_family_change_all(FunctionCallInfo fcinfo, const BtFamily *fam, BtChange chan
 			PG_RETURN_NULL();
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
-	v = fam->add_target(fcinfo, &f);
+	v = fam->add_target(fcinfo, &f.hdr);
 	ki = bt_cache_key(fcinfo, BKE_UNKNOWN, true);
 	bt_hash_elements(fcinfo, ki, f.hdr.seed, &keys);
 	for (int i = 0; i < keys.n; i++)
@@ -140,7 +140,7 @@ bt_family_change_all(FunctionCallInfo fcinfo, const BtFamily *fam, BtChange chan
 			struct varlena *g;
 
 			bt_admit_key(fam->noun, &f.hdr, ki);
-			g = fam->add_hash(v, &f, keys.hashes[i], change == BT_CHANGE_ADD_NEW);
+			g = fam->add_hash(v, &f.hdr, keys.hashes[i], change == BT_CHANGE_ADD_NEW);
 			if (g != v)
 				pfree(v);
 			v = g;
@@ -148,7 +148,7 @@ bt_family_change_all(FunctionCallInfo fcinfo, const BtFamily *fam, BtChange chan
 		else if (f.hdr.key_class != BLOOM_KEY_NONE)
 		{
 			bt_check_key(fam->noun, &f.hdr, ki);
-			fam->remove_hash(&f, keys.hashes[i]);
+			fam->remove_hash(&f.hdr, keys.hashes[i]);
 		}
 	}
 	PG_RETURN_POINTER(v);
@@ -181,8 +181,8 @@ bt_family_agg_trans(FunctionCallInfo fcinfo, const BtFamily *fam, BloomKeyEnc en
 	}
 	else
 		state = bt_plain_state(PG_GETARG_DATUM(0));
-	fam->decode(state, &f);
-	if (!fam->agg_state_fits(&f, nargs, capacity, fpr))
+	fam->decode(state, &f.hdr);
+	if (!fam->agg_state_fits(&f.hdr, nargs, capacity, fpr))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s capacity and false-positive rate must be the same for every row",
@@ -193,7 +193,7 @@ bt_family_agg_trans(FunctionCallInfo fcinfo, const BtFamily *fam, BloomKeyEnc en
 	ki = bt_cache_key(fcinfo, enc, false);
 	bt_admit_key(fam->noun, &f.hdr, ki);
 	h = bloom_key_hash_fast(ki, PG_GETARG_DATUM(1), f.hdr.seed);
-	PG_RETURN_POINTER(fam->agg_add_row(state, &f, h, &cache->plan));
+	PG_RETURN_POINTER(fam->agg_add_row(state, &f.hdr, h, &cache->plan));
 }
 
 /*
@@ -221,15 +221,15 @@ bt_family_agg_combine(FunctionCallInfo fcinfo, const BtFamily *fam, const char *
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
 	s2 = PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
-	fam->decode(s2, &f2);
+	fam->decode(s2, &f2.hdr);
 	if (values)
-		s2 = fam->agg_as_value(s2, &f2, &cache->plan);
+		s2 = fam->agg_as_value(s2, &f2.hdr, &cache->plan);
 	if (PG_ARGISNULL(0))
 		PG_RETURN_POINTER(s2);
 	if (bloom_is_empty_hashlist(&f2.hdr))
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	s1 = bt_plain_state(PG_GETARG_DATUM(0));
-	fam->decode(s1, &f1);
+	fam->decode(s1, &f1.hdr);
 	if (bloom_is_empty_hashlist(&f1.hdr))
 		PG_RETURN_POINTER(s2);
 	if ((f1.hdr.kind == BLOOM_KIND_HASHLIST) != (f2.hdr.kind == BLOOM_KIND_HASHLIST))
@@ -238,6 +238,6 @@ bt_family_agg_combine(FunctionCallInfo fcinfo, const BtFamily *fam, const char *
 				 errmsg("cannot combine an auto-sized %s state with a fixed-capacity one",
 						fam->aggname)));
 	if (f1.hdr.kind != BLOOM_KIND_HASHLIST)
-		PG_RETURN_POINTER(fam->agg_merge(&f1, &f2));
+		PG_RETURN_POINTER(fam->agg_merge(&f1.hdr, &f2.hdr));
 	PG_RETURN_POINTER(bt_hashlist_combine(&f1.hdr, &f2.hdr, &cache->plan, fam->list_agg));
 }

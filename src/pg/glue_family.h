@@ -28,8 +28,10 @@ typedef union BtFamilyFilter
 } BtFamilyFilter;
 
 /*
- * A family's semantics.  Every f below is its decoded form (a
- * BtFamilyFilter of it); "the value" is the varlena f was decoded from.
+ * A family's semantics.  Every f below is the header its decoded form
+ * begins with (countingbloom's whole form; cuckoofilter's CuckooFilter.hdr):
+ * a family casts it to its form.  "The value" is the varlena f was decoded
+ * from.
  */
 typedef struct BtFamily
 {
@@ -40,18 +42,19 @@ typedef struct BtFamily
 	const BtCacheMethods *probe_methods;	/* what a probe's cache holds */
 
 	/* v decoded into f, or the type's ERROR for a corrupt value */
-	void		(*decode) (struct varlena *v, void *f);
+	void		(*decode) (struct varlena *v, BloomFilter *f);
 	/* argument argno detoasted (a private copy when copy) and decoded */
-	struct varlena *(*arg) (FunctionCallInfo fcinfo, int argno, void *f, bool copy);
+	struct varlena *(*arg) (FunctionCallInfo fcinfo, int argno, BloomFilter *f, bool copy);
 	/* what an add adds to: a copy of argument 0, or a new value; NULL: no key */
-	struct varlena *(*add_target) (FunctionCallInfo fcinfo, void *f);
+	struct varlena *(*add_target) (FunctionCallInfo fcinfo, BloomFilter *f);
 	/* v (decoded in f) with h added (only_new: unless maybe present); moves */
-	struct varlena *(*add_hash) (struct varlena *v, void *f, uint64 h, bool only_new);
+	struct varlena *(*add_hash) (struct varlena *v, BloomFilter *f, uint64 h,
+								 bool only_new);
 	/* one copy of h taken back from f, in place, if it may be present */
-	void		(*remove_hash) (void *f, uint64 h);
+	void		(*remove_hash) (BloomFilter *f, uint64 h);
 	/* the answers of a probe's filter (probe_methods' decoded form) */
-	bool		(*contains) (const void *f, uint64 h);
-	unsigned	(*count) (const void *f, uint64 h);
+	bool		(*contains) (const BloomFilter *f, uint64 h);
+	unsigned	(*count) (const BloomFilter *f, uint64 h);
 
 	/*
 	 * The aggregate: the first state of a call with nargs arguments (the
@@ -63,11 +66,12 @@ typedef struct BtFamily
 	 */
 	struct varlena *(*agg_new_state) (int nargs, int64 capacity, double fpr,
 									  BloomPlan *plan, bool light);
-	bool		(*agg_state_fits) (const void *f, int nargs, int64 capacity, double fpr);
-	struct varlena *(*agg_add_row) (struct varlena *state, void *f, uint64 h,
+	bool		(*agg_state_fits) (const BloomFilter *f, int nargs, int64 capacity,
+								   double fpr);
+	struct varlena *(*agg_add_row) (struct varlena *state, BloomFilter *f, uint64 h,
 									BloomPlan *plan);
-	struct varlena *(*agg_as_value) (struct varlena *v, void *f, BloomPlan *plan);
-	struct varlena *(*agg_merge) (void *f1, void *f2);
+	struct varlena *(*agg_as_value) (struct varlena *v, BloomFilter *f, BloomPlan *plan);
+	struct varlena *(*agg_merge) (BloomFilter *f1, BloomFilter *f2);
 } BtFamily;
 
 /* What the batch change functions do to each key */
