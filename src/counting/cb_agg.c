@@ -51,39 +51,11 @@ counting_union_trans(PG_FUNCTION_ARGS)
 
 /*
  * The final step leaves the state as it is and returns a new value: a
- * hash list becomes the filter it stands for.  No rows: an empty filter
- * of the call's capacity when it is known, else an empty hash list (it
- * holds nothing and unites with a filter of any size).
+ * hash list becomes the filter it stands for (bt_family_agg_final)
  */
 PG_FUNCTION_INFO_V1(counting_agg_final);
 Datum
 counting_agg_final(PG_FUNCTION_ARGS)
 {
-	BtCallCache *cache = bt_call_cache(fcinfo);
-	struct varlena *state;
-	BloomFilter f;
-
-	if (PG_ARGISNULL(0))
-	{
-		int64		capacity;
-		double		fpr;
-		int			nargs = bt_agg_const_params(fcinfo, &capacity, &fpr);
-
-		if (nargs >= 2)
-			cb_check_params(nargs == 3 ? capacity : 1, fpr);
-		if (capacity > 0)
-			PG_RETURN_POINTER(cb_new((uint64) capacity, fpr, &cache->plan,
-									 CurrentMemoryContext, NULL));
-		PG_RETURN_POINTER(bt_new_hashlist(0, 0, fpr));
-	}
-	state = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
-	cb_decode_or_error(state, &f);
-	if (f.kind == BLOOM_KIND_COUNTING)
-		PG_RETURN_POINTER(bt_copy_into(state, CurrentMemoryContext));
-	if (f.kind == BLOOM_KIND_SPARSE_COUNTING)
-		PG_RETURN_POINTER(cb_densify(&f, CurrentMemoryContext));
-	/* NULL keys only, auto-sized: what no rows give */
-	if (bloom_is_empty_hashlist(&f))
-		PG_RETURN_POINTER(bt_new_hashlist(0, 0, f.fpr));
-	PG_RETURN_POINTER(cb_materialize(&f, &cache->plan, CurrentMemoryContext));
+	return bt_family_agg_final(fcinfo, &cb_family);
 }

@@ -126,6 +126,29 @@ agg_merge(BloomFilter *f1, BloomFilter *f2)
 	return bt_varlena(f1->base);
 }
 
+/*
+ * The final step's value: a copy of a filter, a light state's counting
+ * filter, a hash list's filter; NULL keys only (an empty hash list): what
+ * no rows give
+ */
+static struct varlena *
+agg_final(struct varlena *state, BloomFilter *f, BloomPlan *plan)
+{
+	if (f->kind == BLOOM_KIND_COUNTING)
+		return bt_copy_into(state, CurrentMemoryContext);
+	if (f->kind == BLOOM_KIND_SPARSE_COUNTING)
+		return cb_densify(f, CurrentMemoryContext);
+	if (bloom_is_empty_hashlist(f))
+		return bt_new_hashlist(0, 0, f->fpr);
+	return cb_materialize(f, plan, CurrentMemoryContext);
+}
+
+static struct varlena *
+new_filter(uint64 capacity, double fpr, BloomPlan *plan)
+{
+	return cb_new(capacity, fpr, plan, CurrentMemoryContext, NULL);
+}
+
 const BtFamily cb_family = {
 	.noun = CB_NOUN,
 	.aggname = AGGNAME,
@@ -144,4 +167,7 @@ const BtFamily cb_family = {
 	.agg_add_row = agg_add_row,
 	.agg_as_value = agg_as_value,
 	.agg_merge = agg_merge,
+	.agg_final = agg_final,
+	.check_params = cb_check_params,
+	.new_filter = new_filter,
 };

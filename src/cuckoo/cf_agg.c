@@ -68,38 +68,12 @@ cuckoo_union_trans(PG_FUNCTION_ARGS)
 }
 
 /*
- * The final step leaves the state as it is and returns a new value.  No
- * rows: an empty filter of the call's capacity when it is known, else an
- * empty hash list (it holds nothing and unites with any filter).
+ * The final step leaves the state as it is and returns a new value
+ * (bt_family_agg_final)
  */
 PG_FUNCTION_INFO_V1(cuckoo_agg_final);
 Datum
 cuckoo_agg_final(PG_FUNCTION_ARGS)
 {
-	struct varlena *state;
-	CuckooFilter f;
-
-	if (PG_ARGISNULL(0))
-	{
-		int64		capacity;
-		double		fpr;
-		int			nargs = bt_agg_const_params(fcinfo, &capacity, &fpr);
-
-		if (nargs >= 2)
-			cf_check_params(nargs == 3 ? capacity : 1, fpr, CUCKOO_DEFAULT_BUCKET,
-							CUCKOO_DEFAULT_KICKS, CUCKOO_DEFAULT_EXPANSION);
-		if (capacity > 0)
-			PG_RETURN_POINTER(cf_new((uint64) capacity, fpr, CUCKOO_DEFAULT_BUCKET,
-									 CUCKOO_DEFAULT_KICKS, CUCKOO_DEFAULT_EXPANSION,
-									 CurrentMemoryContext, NULL));
-		PG_RETURN_POINTER(bt_new_hashlist(0, 0, fpr));
-	}
-	state = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
-	cf_decode_or_error(state, &f);
-	if (f.hdr.kind == BLOOM_KIND_CUCKOO)
-		PG_RETURN_POINTER(bt_copy_into(state, CurrentMemoryContext));
-	/* NULL keys only, without a capacity: what no rows give */
-	if (bloom_is_empty_hashlist(&f.hdr) && f.hdr.capacity == 0)
-		PG_RETURN_POINTER(bt_new_hashlist(0, 0, f.hdr.fpr));
-	PG_RETURN_POINTER(cf_materialize(&f, CurrentMemoryContext));
+	return bt_family_agg_final(fcinfo, &cf_family);
 }

@@ -69,6 +69,21 @@ count(const BloomFilter *f, uint64 h)
 	return cuckoo_count((const CuckooFilter *) f, h);
 }
 
+/* the parameters and filters of cuckoo_empty's defaults */
+static void
+check_params(int64 capacity, double fpr)
+{
+	cf_check_params(capacity, fpr, CUCKOO_DEFAULT_BUCKET, CUCKOO_DEFAULT_KICKS,
+					CUCKOO_DEFAULT_EXPANSION);
+}
+
+static struct varlena *
+new_filter(uint64 capacity, double fpr, BloomPlan *plan)
+{
+	return cf_new(capacity, fpr, CUCKOO_DEFAULT_BUCKET, CUCKOO_DEFAULT_KICKS,
+				  CUCKOO_DEFAULT_EXPANSION, CurrentMemoryContext, NULL);
+}
+
 /*
  * A hash list, with the capacity when given (nargs 4), after the checks
  * cuckoo_empty's defaults take: a capacity no filter can have raises
@@ -77,12 +92,10 @@ count(const BloomFilter *f, uint64 h)
 static struct varlena *
 agg_new_state(int nargs, int64 capacity, double fpr, BloomPlan *plan, bool light)
 {
-	cf_check_params(nargs == 4 ? capacity : 1, fpr, CUCKOO_DEFAULT_BUCKET,
-					CUCKOO_DEFAULT_KICKS, CUCKOO_DEFAULT_EXPANSION);
+	check_params(nargs == 4 ? capacity : 1, fpr);
 	if (nargs == 4 && cuckoo_max_capacity(fpr, CUCKOO_DEFAULT_BUCKET,
 										  CUCKOO_DEFAULT_EXPANSION) < (uint64) capacity)
-		(void) cf_new((uint64) capacity, fpr, CUCKOO_DEFAULT_BUCKET, CUCKOO_DEFAULT_KICKS,
-					  CUCKOO_DEFAULT_EXPANSION, CurrentMemoryContext, NULL);	/* its ERROR */
+		(void) new_filter((uint64) capacity, fpr, plan);	/* its ERROR */
 	return bt_new_hashlist(BLOOM_HASHLIST_MIN_SLOTS, nargs == 4 ? (uint64) capacity : 0, fpr);
 }
 
@@ -115,6 +128,21 @@ agg_merge(BloomFilter *f1, BloomFilter *f2)
 	return cf_merge_into(CF(f1), CF(f2), CurrentMemoryContext);
 }
 
+/*
+ * The final step's value: a copy of a filter, a hash list's filter (of
+ * its capacity when it has one); NULL keys only, without a capacity: what
+ * no rows give
+ */
+static struct varlena *
+agg_final(struct varlena *state, BloomFilter *f, BloomPlan *plan)
+{
+	if (f->kind == BLOOM_KIND_CUCKOO)
+		return bt_copy_into(state, CurrentMemoryContext);
+	if (bloom_is_empty_hashlist(f) && f->capacity == 0)
+		return bt_new_hashlist(0, 0, f->fpr);
+	return cf_materialize(CF(f), CurrentMemoryContext);
+}
+
 const BtFamily cf_family = {
 	.noun = CF_NOUN,
 	.aggname = AGGNAME,
@@ -133,4 +161,7 @@ const BtFamily cf_family = {
 	.agg_add_row = agg_add_row,
 	.agg_as_value = agg_as_value,
 	.agg_merge = agg_merge,
+	.agg_final = agg_final,
+	.check_params = check_params,
+	.new_filter = new_filter,
 };

@@ -4,8 +4,8 @@
  *		The skeletons of the SQL functions that the countingbloom and
  *		cuckoofilter families share, driven by a family's descriptor
  *		(BtFamily, glue_family.h): add, remove, contains and count of a
- *		key, the batch adds and removes, and the aggregates' transition
- *		and combine.
+ *		key, the batch adds and removes, and the aggregates' transition,
+ *		combine and final step.
  *
  * Here are the NULL rules, the key's checks and the order of the steps;
  * the descriptor gives what a family does with a hash or a state.
@@ -240,4 +240,34 @@ bt_family_agg_combine(FunctionCallInfo fcinfo, const BtFamily *fam, const char *
 	if (f1.hdr.kind != BLOOM_KIND_HASHLIST)
 		PG_RETURN_POINTER(fam->agg_merge(&f1.hdr, &f2.hdr));
 	PG_RETURN_POINTER(bt_hashlist_combine(&f1.hdr, &f2.hdr, &cache->plan, fam->list_agg));
+}
+
+/*
+ * The final step leaves the state as it is and returns a new value (the
+ * family's agg_final).  No rows: an empty filter of the call's capacity
+ * when it is known, else an empty hash list (it holds nothing and unites
+ * with a filter of any size).
+ */
+Datum
+bt_family_agg_final(FunctionCallInfo fcinfo, const BtFamily *fam)
+{
+	BtCallCache *cache = bt_call_cache(fcinfo);
+	struct varlena *state;
+	BtFamilyFilter f;
+
+	if (PG_ARGISNULL(0))
+	{
+		int64		capacity;
+		double		fpr;
+		int			nargs = bt_agg_const_params(fcinfo, &capacity, &fpr);
+
+		if (nargs >= 2)
+			fam->check_params(nargs == 3 ? capacity : 1, fpr);
+		if (capacity > 0)
+			PG_RETURN_POINTER(fam->new_filter((uint64) capacity, fpr, &cache->plan));
+		PG_RETURN_POINTER(bt_new_hashlist(0, 0, fpr));
+	}
+	state = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	fam->decode(state, &f.hdr);
+	PG_RETURN_POINTER(fam->agg_final(state, &f.hdr, &cache->plan));
 }

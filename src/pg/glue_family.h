@@ -61,8 +61,11 @@ typedef struct BtFamily
 	 * capacity given when nargs is 4; light: the 1.5 entry points); whether
 	 * a state was made with the row's parameters; a row's hash added to
 	 * the state; a partial state as the filter it stands for (the union
-	 * aggregate's second argument; v itself when it is one); and two
-	 * filters or light states (not hash lists) combined into f1's value.
+	 * aggregate's second argument; v itself when it is one); two filters
+	 * or light states (not hash lists) combined into f1's value; and the
+	 * final step's value of a state, a new one (the state stays as it is).
+	 * The final step of no rows checks the call's parameters as a row's
+	 * and makes an empty filter when the capacity is known.
 	 */
 	struct varlena *(*agg_new_state) (int nargs, int64 capacity, double fpr,
 									  BloomPlan *plan, bool light);
@@ -72,6 +75,10 @@ typedef struct BtFamily
 									BloomPlan *plan);
 	struct varlena *(*agg_as_value) (struct varlena *v, BloomFilter *f, BloomPlan *plan);
 	struct varlena *(*agg_merge) (BloomFilter *f1, BloomFilter *f2);
+	struct varlena *(*agg_final) (struct varlena *state, BloomFilter *f,
+								  BloomPlan *plan);
+	void		(*check_params) (int64 capacity, double fpr);
+	struct varlena *(*new_filter) (uint64 capacity, double fpr, BloomPlan *plan);
 } BtFamily;
 
 /* What the batch change functions do to each key */
@@ -97,5 +104,6 @@ extern Datum bt_family_agg_trans(FunctionCallInfo fcinfo, const BtFamily *fam,
 								 BloomKeyEnc enc, bool light);
 extern Datum bt_family_agg_combine(FunctionCallInfo fcinfo, const BtFamily *fam,
 								   const char *fname, bool values);
+extern Datum bt_family_agg_final(FunctionCallInfo fcinfo, const BtFamily *fam);
 
 #endif							/* GLUE_FAMILY_H */
