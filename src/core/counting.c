@@ -232,8 +232,7 @@ counting_compatible(const BloomFilter *a, const BloomFilter *b)
 		return BLOOM_PARAM_NBLOCKS;
 	if (a->k != b->k)
 		return BLOOM_PARAM_HASHES;
-	if (a->key_class != BLOOM_KEY_NONE && b->key_class != BLOOM_KEY_NONE &&
-		(a->key_class != b->key_class || a->key_type != b->key_type))
+	if (!bloom_keys_compatible(a, b))
 		return BLOOM_PARAM_KEY_TYPE;
 	return BLOOM_PARAM_NONE;
 }

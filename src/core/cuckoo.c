@@ -494,8 +494,7 @@ cuckoo_compatible(const CuckooFilter *a, const CuckooFilter *b)
 		return BLOOM_PARAM_EXPANSION;
 	if (a->max_kicks != b->max_kicks)
 		return BLOOM_PARAM_MAX_KICKS;
-	if (a->hdr.key_class != BLOOM_KEY_NONE && b->hdr.key_class != BLOOM_KEY_NONE &&
-		(a->hdr.key_class != b->hdr.key_class || a->hdr.key_type != b->hdr.key_type))
+	if (!bloom_keys_compatible(&a->hdr, &b->hdr))
 		return BLOOM_PARAM_KEY_TYPE;
 	return BLOOM_PARAM_NONE;
 }

@@ -206,8 +206,7 @@ bloom_compatible(const BloomFilter *a, const BloomFilter *b)
 		return BLOOM_PARAM_NBLOCKS;
 	if (a->k != b->k)
 		return BLOOM_PARAM_HASHES;
-	if (a->key_class != BLOOM_KEY_NONE && b->key_class != BLOOM_KEY_NONE &&
-		(a->key_class != b->key_class || a->key_type != b->key_type))
+	if (!bloom_keys_compatible(a, b))
 		return BLOOM_PARAM_KEY_TYPE;
 	if (a->kind == BLOOM_KIND_SCALABLE)
 	{

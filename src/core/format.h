@@ -330,6 +330,18 @@ extern void bloom_header_init(BloomFilter *f, uint8_t *buf, int kind,
 extern size_t bloom_bits_offset(const BloomFilter *f);
 extern const char *bloom_status_message(BloomStatus st);
 extern BloomParam bloom_compatible(const BloomFilter *a, const BloomFilter *b);
+
+/*
+ * Whether two filters' keys may meet: a filter that has seen no key (class
+ * none) meets any; otherwise class and type must agree.  The rule of every
+ * family's *_compatible.
+ */
+static inline bool
+bloom_keys_compatible(const BloomFilter *a, const BloomFilter *b)
+{
+	return a->key_class == BLOOM_KEY_NONE || b->key_class == BLOOM_KEY_NONE ||
+		(a->key_class == b->key_class && a->key_type == b->key_type);
+}
 extern void *bloom_alloc_value(const BloomAlloc *a, size_t size);
 extern void *bloom_alloc_scratch(const BloomAlloc *a, size_t size);
 extern void bloom_free_scratch(const BloomAlloc *a, void *p);
