@@ -18,55 +18,28 @@
 
 #include "access/detoast.h"
 
-/*
- * Decodes a value that was validated when it entered the database.  A
- * failure here means the stored bytes were damaged.
- */
-void
-bf_decode_or_error(struct varlena *v, BloomFilter *f)
-{
-	BloomStatus st = bloom_decode(BT_DATA(v), BT_LEN(v), f);
-
-	if (st != BLOOM_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_CORRUPTED),
-				 errmsg("bloomfilter value is corrupt"),
-				 errdetail("%s", bloom_status_message(st))));
-}
-
 /* ---------------------------------------------------------------------
  * The type's methods for the shared I/O and comparison (src/pg/glue_io.c)
  * ---------------------------------------------------------------------
  */
 
 static BloomStatus
-bf_validate(const uint8 *buf, size_t len)
+decode(const uint8 *buf, size_t len, void *f)
 {
-	BloomFilter f;
-
-	return bloom_decode(buf, len, &f);
+	return bloom_decode(buf, len, f);
 }
 
-/* v itself when it is canonical already, else a canonical copy */
-static struct varlena *
-bf_canonical(struct varlena *v)
+/* bloom_decode checks every field a read relies on */
+static BloomStatus
+validate(const uint8 *buf, size_t len, void *f, const BloomCancel *c)
 {
-	BloomFilter f;
-	struct varlena *c;
-
-	bf_decode_or_error(v, &f);
-	if (bloom_is_canonical(&f))
-		return v;
-	c = bt_new_varlena(bloom_canonical_size(&f), CurrentMemoryContext);
-	bloom_canonical_write(&f, BT_DATA(c));
-	return c;
+	return bloom_decode(buf, len, f);
 }
 
-static const BtTypeMethods bf_type = {
+const BtTypeMethods bf_type = {
 	.name = "bloomfilter",
-	.validate = bf_validate,
-	.status_message = bloom_status_message,
-	.canonical = bf_canonical,
+	.decode = decode,
+	.validate = validate,
 	.max_bytes = BLOOM_MAX_BYTES,
 };
 

@@ -104,7 +104,14 @@ bf_probe_methods(BtApiVersion api)
 		&bf_probe_as_blocked;
 }
 
-extern void bf_decode_or_error(struct varlena *v, BloomFilter *f);
+extern const BtTypeMethods bf_type;
+
+static inline void
+bf_decode_or_error(struct varlena *v, BloomFilter *f)
+{
+	bt_decode_or_error(&bf_type, v, f);
+}
+
 extern struct varlena *bf_materialize(BloomFilter *st, BtApiVersion api,
 									  BloomPlan *plan, MemoryContext cxt);
 extern struct varlena *bf_as_filter(struct varlena *v, BloomFilter *f,

@@ -222,12 +222,10 @@ counting_count(const BloomFilter *f, uint64_t h)
 BloomParam
 counting_compatible(const BloomFilter *a, const BloomFilter *b)
 {
-	if (a->seed != b->seed)
-		return BLOOM_PARAM_SEED;
-	if (a->capacity != b->capacity)
-		return BLOOM_PARAM_CAPACITY;
-	if (a->fpr != b->fpr)
-		return BLOOM_PARAM_FPR;
+	BloomParam	param = bloom_sizing_compatible(a, b);
+
+	if (param != BLOOM_PARAM_NONE)
+		return param;
 	if (a->nblocks != b->nblocks)
 		return BLOOM_PARAM_NBLOCKS;
 	if (a->k != b->k)

@@ -482,12 +482,10 @@ cuckoo_compact(const CuckooFilter *f, const BloomAlloc *a, CuckooFilter *out)
 BloomParam
 cuckoo_compatible(const CuckooFilter *a, const CuckooFilter *b)
 {
-	if (a->hdr.seed != b->hdr.seed)
-		return BLOOM_PARAM_SEED;
-	if (a->hdr.capacity != b->hdr.capacity)
-		return BLOOM_PARAM_CAPACITY;
-	if (a->hdr.fpr != b->hdr.fpr)
-		return BLOOM_PARAM_FPR;
+	BloomParam	param = bloom_sizing_compatible(&a->hdr, &b->hdr);
+
+	if (param != BLOOM_PARAM_NONE)
+		return param;
 	if (a->b != b->b)
 		return BLOOM_PARAM_BUCKET;
 	if (a->expansion != b->expansion)
@@ -593,11 +591,6 @@ cuckoo_from_hashlist(const BloomFilter *st, uint64_t capacity, const BloomAlloc 
 	bloom_free_scratch(a, h);
 	if (s != BLOOM_OK)
 		return s;
-	out->hdr.seed = st->seed;
-	out->hdr.key_class = st->key_class;
-	out->hdr.key_type = st->key_type;
-	/* a list past its limit kept b copies of a key: the rest were absorbed */
-	out->absorbed = bloom_sat_add(out->absorbed, st->nitems - st->nhashes);
-	cuckoo_write_header(out);
+	cuckoo_adopt_list(out, st);
 	return BLOOM_OK;
 }

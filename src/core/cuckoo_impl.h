@@ -156,4 +156,19 @@ ck_free_slot(const CuckooSub *s, unsigned b, uint64_t B)
 extern void ck_bind(CuckooFilter *f, uint8_t *base);
 extern BloomStatus ck_grow(CuckooFilter *f, const BloomAlloc *a);
 
+/*
+ * The filter out built from the hash list st takes the list's seed and
+ * key class; the copies of a key past the list's limit (b of them kept)
+ * count as absorbed.  Its header written.
+ */
+static inline void
+cuckoo_adopt_list(CuckooFilter *out, const BloomFilter *st)
+{
+	out->hdr.seed = st->seed;
+	out->hdr.key_class = st->key_class;
+	out->hdr.key_type = st->key_type;
+	out->absorbed = bloom_sat_add(out->absorbed, st->nitems - st->nhashes);
+	cuckoo_write_header(out);
+}
+
 #endif							/* BLOOM_CORE_CUCKOO_IMPL_H */

@@ -106,12 +106,7 @@ cuckoo_list_simulate(const BloomFilter *st, const BloomAlloc *a, CuckooFilter *o
 		memset(out, 0, sizeof(*out));
 		return s;
 	}
-	out->hdr.seed = st->seed;
-	out->hdr.key_class = st->key_class;
-	out->hdr.key_type = st->key_type;
-	/* as cuckoo_from_hashlist: copies past the list's limit were absorbed */
-	out->absorbed = bloom_sat_add(out->absorbed, st->nitems - st->nhashes);
-	cuckoo_write_header(out);
+	cuckoo_adopt_list(out, st);
 	return BLOOM_OK;
 }
 

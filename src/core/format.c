@@ -187,6 +187,7 @@ bloom_compatible(const BloomFilter *a, const BloomFilter *b)
 	/* a light state (kind 7) stands for a buffered one: it has its geometry */
 	bool		fa = bloom_has_bits(a) || a->kind == BLOOM_KIND_SPARSE;
 	bool		fb = bloom_has_bits(b) || b->kind == BLOOM_KIND_SPARSE;
+	BloomParam	param;
 
 	if (fa != fb || (!fa && a->kind != b->kind))
 		return BLOOM_PARAM_KIND;
@@ -196,12 +197,8 @@ bloom_compatible(const BloomFilter *a, const BloomFilter *b)
 		return BLOOM_PARAM_EXPANSION;
 	if (a->hash != b->hash)
 		return BLOOM_PARAM_HASH;
-	if (a->seed != b->seed)
-		return BLOOM_PARAM_SEED;
-	if (a->capacity != b->capacity)
-		return BLOOM_PARAM_CAPACITY;
-	if (a->fpr != b->fpr)
-		return BLOOM_PARAM_FPR;
+	if ((param = bloom_sizing_compatible(a, b)) != BLOOM_PARAM_NONE)
+		return param;
 	if (a->nblocks != b->nblocks && fa)
 		return BLOOM_PARAM_NBLOCKS;
 	if (a->k != b->k)

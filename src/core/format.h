@@ -342,6 +342,23 @@ bloom_keys_compatible(const BloomFilter *a, const BloomFilter *b)
 	return a->key_class == BLOOM_KEY_NONE || b->key_class == BLOOM_KEY_NONE ||
 		(a->key_class == b->key_class && a->key_type == b->key_type);
 }
+
+/*
+ * What every family's *_compatible checks of the sizing first: the seed,
+ * then the capacity and rate it was planned for
+ */
+static inline BloomParam
+bloom_sizing_compatible(const BloomFilter *a, const BloomFilter *b)
+{
+	if (a->seed != b->seed)
+		return BLOOM_PARAM_SEED;
+	if (a->capacity != b->capacity)
+		return BLOOM_PARAM_CAPACITY;
+	if (a->fpr != b->fpr)
+		return BLOOM_PARAM_FPR;
+	return BLOOM_PARAM_NONE;
+}
+
 extern void *bloom_alloc_value(const BloomAlloc *a, size_t size);
 extern void *bloom_alloc_scratch(const BloomAlloc *a, size_t size);
 extern void bloom_free_scratch(const BloomAlloc *a, void *p);

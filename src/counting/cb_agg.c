@@ -30,32 +30,11 @@
 BT_KEY_TYPES(AGG_TRANS_, BT_NO_ALIAS)
 
 /*
- * Combines two partial states (state 1 in place): filters add counters,
- * hash lists append.  Also counting_union_agg's transition, where the
- * second argument is a filter: then a hash list becomes its filter first
- * (bt_family_agg_combine).
+ * counting_agg_combine combines two partial states (state 1 in place):
+ * filters add counters, hash lists append.  counting_union_trans, the
+ * transition of counting_union_agg, is the same where the second argument
+ * is a filter (a hash list becomes its filter first).  counting_agg_final
+ * leaves the state as it is and returns a new value.  The skeletons of
+ * glue_family.c with cb_family.
  */
-PG_FUNCTION_INFO_V1(counting_agg_combine);
-Datum
-counting_agg_combine(PG_FUNCTION_ARGS)
-{
-	return bt_family_agg_combine(fcinfo, &cb_family, "counting_agg_combine", false);
-}
-
-PG_FUNCTION_INFO_V1(counting_union_trans);
-Datum
-counting_union_trans(PG_FUNCTION_ARGS)
-{
-	return bt_family_agg_combine(fcinfo, &cb_family, "counting_union_trans", true);
-}
-
-/*
- * The final step leaves the state as it is and returns a new value: a
- * hash list becomes the filter it stands for (bt_family_agg_final)
- */
-PG_FUNCTION_INFO_V1(counting_agg_final);
-Datum
-counting_agg_final(PG_FUNCTION_ARGS)
-{
-	return bt_family_agg_final(fcinfo, &cb_family);
-}
+BT_FAMILY_AGG_ENTRIES(counting, &cb_family)

@@ -25,9 +25,18 @@ static const BtListAgg list_agg = {
 };
 
 /*
- * The decoded form is the header itself: cb_decode_or_error, cb_arg,
- * cb_add_target, cb_contains and cb_count serve as they are
+ * The decoded form is the header itself: counting_compatible, cb_contains
+ * and cb_count serve as they are
  */
+
+/* a hash list becomes its filter, a light state its counting filter */
+static struct varlena *
+to_filter(BloomFilter *f)
+{
+	if (f->kind == BLOOM_KIND_SPARSE_COUNTING)
+		return cb_densify(f, CurrentMemoryContext);
+	return cb_materialize(f, NULL, CurrentMemoryContext);
+}
 
 /* counters grow in place: the value stays where it is */
 static struct varlena *
@@ -120,7 +129,7 @@ agg_merge(BloomFilter *f1, BloomFilter *f2)
 	BloomAlloc	a = bt_allocator(CurrentMemoryContext);
 	BloomStatus st;
 
-	cb_check_compatible(f1, f2);
+	bt_family_check_compatible(&cb_family, f1, f2);
 	if ((st = counting_state_merge(f1, f2, &a)) != BLOOM_OK)
 		elog(ERROR, "could not combine counting_agg states: %s", bloom_status_message(st));
 	return bt_varlena(f1->base);
@@ -144,20 +153,24 @@ agg_final(struct varlena *state, BloomFilter *f, BloomPlan *plan)
 }
 
 static struct varlena *
-new_filter(uint64 capacity, double fpr, BloomPlan *plan)
+new_filter(uint64 capacity, double fpr, BloomPlan *plan, BloomFilter *f)
 {
-	return cb_new(capacity, fpr, plan, CurrentMemoryContext, NULL);
+	return cb_new(capacity, fpr, plan, CurrentMemoryContext, f);
 }
 
 const BtFamily cb_family = {
+	.type = &cb_type,
 	.noun = CB_NOUN,
+	.plural = CB_PLURAL,
+	.combine_hint = "Only counting filters made with the same capacity and false-positive rate combine, e.g. from counting_empty(capacity, fpr) or counting_agg(key, capacity, fpr).",
 	.aggname = AGGNAME,
 	.trans_fname = "counting_agg_trans",
 	.list_agg = &list_agg,
 	.probe_methods = &cb_probe_methods,
-	.decode = cb_decode_or_error,
-	.arg = cb_arg,
-	.add_target = cb_add_target,
+	.filter_kind = BLOOM_KIND_COUNTING,
+	.create_capacity = CB_CREATE_CAPACITY,
+	.to_filter = to_filter,
+	.compatible = counting_compatible,
 	.add_hash = add_hash,
 	.remove_hash = remove_hash,
 	.contains = cb_contains,

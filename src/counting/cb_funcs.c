@@ -52,17 +52,14 @@ PG_FUNCTION_INFO_V1(counting_union);
 Datum
 counting_union(PG_FUNCTION_ARGS)
 {
-	struct varlena *a = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
-	struct varlena *b = PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
+	struct varlena *a,
+			   *b,
+			   *r;
 	BloomFilter fa,
 				fb;
 
-	cb_decode_or_error(a, &fa);
-	cb_decode_or_error(b, &fb);
-	if (bloom_is_empty_hashlist(&fb))
-		PG_RETURN_POINTER(a);
-	if (bloom_is_empty_hashlist(&fa))
-		PG_RETURN_POINTER(b);
+	if ((r = bt_family_union_args(fcinfo, &cb_family, &a, &b, &fa, &fb)) != NULL)
+		PG_RETURN_POINTER(r);
 	if ((fa.kind == BLOOM_KIND_SPARSE_COUNTING || fb.kind == BLOOM_KIND_SPARSE_COUNTING) &&
 		fa.kind != BLOOM_KIND_HASHLIST && fb.kind != BLOOM_KIND_HASHLIST)
 	{
@@ -73,7 +70,7 @@ counting_union(PG_FUNCTION_ARGS)
 		BloomAlloc	al = bt_allocator(CurrentMemoryContext);
 		BloomStatus st;
 
-		cb_check_compatible(&fa, &fb);
+		bt_family_check_compatible(&cb_family, &fa, &fb);
 		a = bt_copy_into(a, CurrentMemoryContext);
 		cb_decode_or_error(a, &fa);
 		if ((st = counting_state_merge(&fa, &fb, &al)) != BLOOM_OK)
@@ -82,7 +79,7 @@ counting_union(PG_FUNCTION_ARGS)
 	}
 	a = cb_arg(fcinfo, 0, &fa, true);
 	(void) cb_arg(fcinfo, 1, &fb, false);
-	cb_check_compatible(&fa, &fb);
+	bt_family_check_compatible(&cb_family, &fa, &fb);
 	counting_merge(&fa, &fb, &bt_cancel);
 	PG_RETURN_POINTER(a);
 }

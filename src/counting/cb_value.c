@@ -21,58 +21,27 @@
 #include "access/detoast.h"
 
 /*
- * A stored value, decoded by the core, which says what a countingbloom
- * value is (src/core/counting_value.c)
+ * The core says what a countingbloom value is (src/core/counting_value.c):
+ * a stored value decoded, outside bytes validated (every counter against
+ * its bit too)
  */
-void
-cb_decode_or_error(struct varlena *v, BloomFilter *f)
-{
-	BloomStatus st = counting_value_decode(BT_DATA(v), BT_LEN(v), f);
-
-	if (st != BLOOM_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_CORRUPTED),
-				 errmsg("countingbloom value is corrupt"),
-				 errdetail("%s", bloom_status_message(st))));
-}
-
-/* Outside bytes: the core's checks, every counter against its bit too */
 static BloomStatus
-cb_validate(const uint8 *buf, size_t len)
+decode(const uint8 *buf, size_t len, void *f)
 {
-	BloomFilter f;
-
-	return counting_value_validate(buf, len, &f, &bt_cancel);
+	return counting_value_decode(buf, len, f);
 }
 
-static const char *
-cb_status_message(BloomStatus st)
+static BloomStatus
+validate(const uint8 *buf, size_t len, void *f, const BloomCancel *c)
 {
-	if (st == BLOOM_E_VERSION)
-		return "The format version is not one this build reads (a countingbloom value is version 3, its light aggregate state version 4).";
-	return bloom_status_message(st);
+	return counting_value_validate(buf, len, f, c);
 }
 
-/* A counting filter is canonical as stored; a hash list drops unused slots */
-static struct varlena *
-cb_canonical(struct varlena *v)
-{
-	BloomFilter f;
-	struct varlena *c;
-
-	cb_decode_or_error(v, &f);
-	if (f.kind == BLOOM_KIND_COUNTING || bloom_is_canonical(&f))
-		return v;
-	c = bt_new_varlena(bloom_canonical_size(&f), CurrentMemoryContext);
-	bloom_canonical_write(&f, BT_DATA(c));
-	return c;
-}
-
-static const BtTypeMethods cb_type = {
+const BtTypeMethods cb_type = {
 	.name = "countingbloom",
-	.validate = cb_validate,
-	.status_message = cb_status_message,
-	.canonical = cb_canonical,
+	.decode = decode,
+	.validate = validate,
+	.version_detail = "The format version is not one this build reads (a countingbloom value is version 3, its light aggregate state version 4).",
 	.max_bytes = BLOOM_MAX_BYTES,
 };
 
@@ -206,60 +175,6 @@ cb_light_view(BloomFilter *f, MemoryContext cxt)
 	return v;
 }
 
-/*
- * Argument argno as a detoasted, validated counting filter, decoded into
- * f (a hash list or a light state as the filter it stands for).  With copy the result is a
- * private copy the caller may modify.
- */
-struct varlena *
-cb_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f, bool copy)
-{
-	struct varlena *orig = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno));
-	struct varlena *v = PG_DETOAST_DATUM(PG_GETARG_DATUM(argno));
-
-	cb_decode_or_error(v, f);
-	if (f->kind == BLOOM_KIND_HASHLIST)
-		return cb_materialize(f, NULL, CurrentMemoryContext);
-	if (f->kind == BLOOM_KIND_SPARSE_COUNTING)
-		return cb_densify(f, CurrentMemoryContext);
-	if (copy && v == orig)
-	{
-		v = (struct varlena *) palloc(VARSIZE(orig));
-		memcpy(v, orig, VARSIZE(orig));
-		cb_decode_or_error(v, f);
-	}
-	return v;
-}
-
-/*
- * The filter an add function adds to: a private copy of argument 0, or a
- * new one of CB_CREATE_CAPACITY keys at 1% where it is NULL.  NULL when
- * there is nothing to add (a NULL key).
- */
-struct varlena *
-cb_add_target(FunctionCallInfo fcinfo, BloomFilter *f)
-{
-	if (PG_ARGISNULL(1))
-		return NULL;
-	if (!PG_ARGISNULL(0))
-		return cb_arg(fcinfo, 0, f, true);
-	return cb_new(CB_CREATE_CAPACITY, BLOOM_DEFAULT_FPR, NULL, CurrentMemoryContext, f);
-}
-
-void
-cb_check_compatible(const BloomFilter *a, const BloomFilter *b)
-{
-	BloomParam	param = counting_compatible(a, b);
-
-	if (param == BLOOM_PARAM_NONE)
-		return;
-	if (param == BLOOM_PARAM_KEY_TYPE)
-		bt_check_key_classes(CB_PLURAL, a->key_class, a->key_type,
-							 b->key_class, b->key_type);
-	bt_param_mismatch(CB_PLURAL, param, NULL, NULL,
-					  "Only counting filters made with the same capacity and false-positive rate combine, e.g. from counting_empty(capacity, fpr) or counting_agg(key, capacity, fpr).");
-}
-
 /* ---------------------------------------------------------------------
  * The probe cache's methods (src/pg/glue_cache.c)
  * ---------------------------------------------------------------------
@@ -285,12 +200,6 @@ probe_prepare(FunctionCallInfo fcinfo, int argno, void *decoded)
 	return v;
 }
 
-static size_t
-probe_head(const void *decoded)
-{
-	return BLOOM_HEADER_SIZE;
-}
-
 /* A copy of what probe_prepare returned: a counting filter or a sorted light state */
 static void
 probe_redecode(uint8 *buf, size_t len, void *decoded)
@@ -309,6 +218,5 @@ probe_redecode(uint8 *buf, size_t len, void *decoded)
 const BtCacheMethods cb_probe_methods = {
 	.decoded_size = sizeof(BloomFilter),
 	.prepare = probe_prepare,
-	.head = probe_head,
 	.redecode = probe_redecode,
 };

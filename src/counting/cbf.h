@@ -26,22 +26,32 @@
 extern const BtFamily cb_family;
 
 /* cb_value.c */
+extern const BtTypeMethods cb_type;
 extern const BtCacheMethods cb_probe_methods;
-extern void cb_decode_or_error(struct varlena *v, BloomFilter *f);
 extern struct varlena *cb_materialize(BloomFilter *st, BloomPlan *plan, MemoryContext cxt);
 extern struct varlena *cb_light_view(BloomFilter *f, MemoryContext cxt);
 extern struct varlena *cb_densify(BloomFilter *st, MemoryContext cxt);
-extern struct varlena *cb_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f, bool copy);
 extern void cb_check_params(int64 capacity, double fpr);
 extern struct varlena *cb_new(uint64 capacity, double fpr, BloomPlan *plan,
 							  MemoryContext cxt, BloomFilter *f);
-extern void cb_check_compatible(const BloomFilter *a, const BloomFilter *b);
-extern struct varlena *cb_add_target(FunctionCallInfo fcinfo, BloomFilter *f);
 
 /*
  * The answers of a probe's filter: a counting filter, or a sorted light
  * state (cb_light_view).  Inline: they run once a key.
  */
+static inline void
+cb_decode_or_error(struct varlena *v, BloomFilter *f)
+{
+	bt_decode_or_error(&cb_type, v, f);
+}
+
+/* argument argno as the counting filter it is or stands for */
+static inline struct varlena *
+cb_arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f, bool copy)
+{
+	return bt_family_arg(fcinfo, &cb_family, argno, f, copy);
+}
+
 static inline bool
 cb_contains(const BloomFilter *f, uint64 h)
 {

@@ -41,11 +41,10 @@ typedef struct CfProbe
 extern const BtFamily cf_family;
 
 /* cf_value.c */
+extern const BtTypeMethods cf_type;
 extern const BtCacheMethods cf_probe_methods;
-extern void cf_decode_or_error(struct varlena *v, CuckooFilter *f);
 extern struct varlena *cf_materialize(CuckooFilter *st, MemoryContext cxt);
 extern void cf_simulate(CuckooFilter *f, CkTable *t, MemoryContext cxt);
-extern struct varlena *cf_arg(FunctionCallInfo fcinfo, int argno, CuckooFilter *f, bool copy);
 extern void cf_check_params(int64 capacity, double fpr, int32 bucket_size,
 							int32 max_kicks, int32 expansion);
 extern struct varlena *cf_new(uint64 capacity, double fpr, int32 bucket_size,
@@ -53,10 +52,34 @@ extern struct varlena *cf_new(uint64 capacity, double fpr, int32 bucket_size,
 							  CuckooFilter *f);
 extern struct varlena *cf_add_hash(struct varlena *v, CuckooFilter *f, uint64 h,
 								   bool only_new, MemoryContext cxt);
-extern void cf_check_compatible(const CuckooFilter *a, const CuckooFilter *b);
 extern struct varlena *cf_merge_into(CuckooFilter *fa, const CuckooFilter *fb,
 									 MemoryContext cxt);
-extern struct varlena *cf_add_target(FunctionCallInfo fcinfo, CuckooFilter *f);
+
+static inline void
+cf_decode_or_error(struct varlena *v, CuckooFilter *f)
+{
+	bt_decode_or_error(&cf_type, v, f);
+}
+
+/* argument argno as the cuckoo filter it is or stands for */
+static inline struct varlena *
+cf_arg(FunctionCallInfo fcinfo, int argno, CuckooFilter *f, bool copy)
+{
+	return bt_family_arg(fcinfo, &cf_family, argno, &f->hdr, copy);
+}
+
+/* a probe's answers; f is the header (hdr) a CuckooFilter begins with */
+static inline bool
+cf_contains(const BloomFilter *f, uint64 h)
+{
+	return cuckoo_contains((const CuckooFilter *) f, h);
+}
+
+static inline unsigned
+cf_count(const BloomFilter *f, uint64 h)
+{
+	return cuckoo_count((const CuckooFilter *) f, h);
+}
 
 /* cf_agg.c */
 extern struct varlena *cf_list_union(struct varlena *a, CuckooFilter *fa,

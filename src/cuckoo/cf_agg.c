@@ -27,9 +27,7 @@
 struct varlena *
 cf_list_union(struct varlena *a, CuckooFilter *fa, const CuckooFilter *fb, BloomPlan *plan)
 {
-	BloomParam	param = fa->hdr.seed != fb->hdr.seed ? BLOOM_PARAM_SEED :
-		fa->hdr.capacity != fb->hdr.capacity ? BLOOM_PARAM_CAPACITY :
-		fa->hdr.fpr != fb->hdr.fpr ? BLOOM_PARAM_FPR : BLOOM_PARAM_NONE;
+	BloomParam	param = bloom_sizing_compatible(&fa->hdr, &fb->hdr);
 
 	if (param != BLOOM_PARAM_NONE)
 		bt_param_mismatch(CF_PLURAL, param, NULL, NULL, CF_COMBINE_HINT);
@@ -48,32 +46,11 @@ cf_list_union(struct varlena *a, CuckooFilter *fa, const CuckooFilter *fb, Bloom
 BT_KEY_TYPES(AGG_TRANS_, BT_NO_ALIAS)
 
 /*
- * Combines two partial states (state 1 in place when it has room):
- * filters unite, hash lists append.  Also cuckoo_union_agg's transition,
- * where the second argument is a filter (a hash list becomes its filter):
- * bt_family_agg_combine.
+ * cuckoo_agg_combine combines two partial states (state 1 in place when
+ * it has room): filters unite, hash lists append.  cuckoo_union_trans,
+ * the transition of cuckoo_union_agg, is the same where the second
+ * argument is a filter (a hash list becomes its filter).
+ * cuckoo_agg_final leaves the state as it is and returns a new value.
+ * The skeletons of glue_family.c with cf_family.
  */
-PG_FUNCTION_INFO_V1(cuckoo_agg_combine);
-Datum
-cuckoo_agg_combine(PG_FUNCTION_ARGS)
-{
-	return bt_family_agg_combine(fcinfo, &cf_family, "cuckoo_agg_combine", false);
-}
-
-PG_FUNCTION_INFO_V1(cuckoo_union_trans);
-Datum
-cuckoo_union_trans(PG_FUNCTION_ARGS)
-{
-	return bt_family_agg_combine(fcinfo, &cf_family, "cuckoo_union_trans", true);
-}
-
-/*
- * The final step leaves the state as it is and returns a new value
- * (bt_family_agg_final)
- */
-PG_FUNCTION_INFO_V1(cuckoo_agg_final);
-Datum
-cuckoo_agg_final(PG_FUNCTION_ARGS)
-{
-	return bt_family_agg_final(fcinfo, &cf_family);
-}
+BT_FAMILY_AGG_ENTRIES(cuckoo, &cf_family)

@@ -14,12 +14,7 @@
  * f with a copy of every non-NULL element added (add_new_all: each that is
  * not maybe present by then), or taken back (bt_family_change_all)
  */
-PG_FUNCTION_INFO_V1(cuckoo_batch_add_all);
-Datum
-cuckoo_batch_add_all(PG_FUNCTION_ARGS)
-{
-	return bt_family_change_all(fcinfo, &cf_family, BT_CHANGE_ADD);
-}
+BT_FAMILY_BATCH_ENTRIES(cuckoo, &cf_family)
 
 PG_FUNCTION_INFO_V1(cuckoo_batch_add_new_all);
 Datum
@@ -28,30 +23,10 @@ cuckoo_batch_add_new_all(PG_FUNCTION_ARGS)
 	return bt_family_change_all(fcinfo, &cf_family, BT_CHANGE_ADD_NEW);
 }
 
-PG_FUNCTION_INFO_V1(cuckoo_batch_remove_all);
-Datum
-cuckoo_batch_remove_all(PG_FUNCTION_ARGS)
-{
-	return bt_family_change_all(fcinfo, &cf_family, BT_CHANGE_REMOVE);
-}
-
-/* The answers for the non-NULL keys of a batch */
-static void
-lookup_batch(const void *filter, const BtBatchKeys *keys, bool *found)
-{
-	const CuckooFilter *f = filter;
-
-	for (int i = 0; i < keys->n; i++)
-	{
-		BT_CANCEL_POINT(i);
-		found[i] = !keys->nulls[i] && cuckoo_contains(f, keys->hashes[i]);
-	}
-}
-
 static const BtBatchProbe probe = {
 	.methods = &cf_probe_methods,
 	.noun = CF_NOUN,
-	.lookup = lookup_batch,
+	.contains = cf_contains,
 };
 
 /*

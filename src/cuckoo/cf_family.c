@@ -26,22 +26,17 @@ static const BtListAgg list_agg = {
 /* f is the header (hdr) a CuckooFilter begins with: that CuckooFilter */
 #define CF(f)	((CuckooFilter *) (f))
 
-static void
-decode(struct varlena *v, BloomFilter *f)
+/* a hash list becomes its filter */
+static struct varlena *
+to_filter(BloomFilter *f)
 {
-	cf_decode_or_error(v, CF(f));
+	return cf_materialize(CF(f), CurrentMemoryContext);
 }
 
-static struct varlena *
-arg(FunctionCallInfo fcinfo, int argno, BloomFilter *f, bool copy)
+static BloomParam
+compatible(const BloomFilter *a, const BloomFilter *b)
 {
-	return cf_arg(fcinfo, argno, CF(f), copy);
-}
-
-static struct varlena *
-add_target(FunctionCallInfo fcinfo, BloomFilter *f)
-{
-	return cf_add_target(fcinfo, CF(f));
+	return cuckoo_compatible((const CuckooFilter *) a, (const CuckooFilter *) b);
 }
 
 /* a full filter grows by a sub-filter: the value may move */
@@ -57,18 +52,6 @@ remove_hash(BloomFilter *f, uint64 h)
 	(void) cuckoo_remove(CF(f), h);
 }
 
-static bool
-contains(const BloomFilter *f, uint64 h)
-{
-	return cuckoo_contains((const CuckooFilter *) f, h);
-}
-
-static unsigned
-count(const BloomFilter *f, uint64 h)
-{
-	return cuckoo_count((const CuckooFilter *) f, h);
-}
-
 /* the parameters and filters of cuckoo_empty's defaults */
 static void
 check_params(int64 capacity, double fpr)
@@ -78,10 +61,10 @@ check_params(int64 capacity, double fpr)
 }
 
 static struct varlena *
-new_filter(uint64 capacity, double fpr, BloomPlan *plan)
+new_filter(uint64 capacity, double fpr, BloomPlan *plan, BloomFilter *f)
 {
 	return cf_new(capacity, fpr, CUCKOO_DEFAULT_BUCKET, CUCKOO_DEFAULT_KICKS,
-				  CUCKOO_DEFAULT_EXPANSION, CurrentMemoryContext, NULL);
+				  CUCKOO_DEFAULT_EXPANSION, CurrentMemoryContext, CF(f));
 }
 
 /*
@@ -95,7 +78,7 @@ agg_new_state(int nargs, int64 capacity, double fpr, BloomPlan *plan, bool light
 	check_params(nargs == 4 ? capacity : 1, fpr);
 	if (nargs == 4 && cuckoo_max_capacity(fpr, CUCKOO_DEFAULT_BUCKET,
 										  CUCKOO_DEFAULT_EXPANSION) < (uint64) capacity)
-		(void) new_filter((uint64) capacity, fpr, plan);	/* its ERROR */
+		(void) new_filter((uint64) capacity, fpr, plan, NULL);	/* its ERROR */
 	return bt_new_hashlist(BLOOM_HASHLIST_MIN_SLOTS, nargs == 4 ? (uint64) capacity : 0, fpr);
 }
 
@@ -144,18 +127,22 @@ agg_final(struct varlena *state, BloomFilter *f, BloomPlan *plan)
 }
 
 const BtFamily cf_family = {
+	.type = &cf_type,
 	.noun = CF_NOUN,
+	.plural = CF_PLURAL,
+	.combine_hint = CF_COMBINE_HINT,
 	.aggname = AGGNAME,
 	.trans_fname = "cuckoo_agg_trans",
 	.list_agg = &list_agg,
 	.probe_methods = &cf_probe_methods,
-	.decode = decode,
-	.arg = arg,
-	.add_target = add_target,
+	.filter_kind = BLOOM_KIND_CUCKOO,
+	.create_capacity = CF_CREATE_CAPACITY,
+	.to_filter = to_filter,
+	.compatible = compatible,
 	.add_hash = add_hash,
 	.remove_hash = remove_hash,
-	.contains = contains,
-	.count = count,
+	.contains = cf_contains,
+	.count = cf_count,
 	.agg_new_state = agg_new_state,
 	.agg_state_fits = agg_state_fits,
 	.agg_add_row = agg_add_row,

@@ -87,17 +87,14 @@ PG_FUNCTION_INFO_V1(cuckoo_union);
 Datum
 cuckoo_union(PG_FUNCTION_ARGS)
 {
-	struct varlena *a = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
-	struct varlena *b = PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
+	struct varlena *a,
+			   *b,
+			   *r;
 	CuckooFilter fa,
 				fb;
 
-	cf_decode_or_error(a, &fa);
-	cf_decode_or_error(b, &fb);
-	if (bloom_is_empty_hashlist(&fb.hdr))
-		PG_RETURN_POINTER(a);
-	if (bloom_is_empty_hashlist(&fa.hdr))
-		PG_RETURN_POINTER(b);
+	if ((r = bt_family_union_args(fcinfo, &cf_family, &a, &b, &fa.hdr, &fb.hdr)) != NULL)
+		PG_RETURN_POINTER(r);
 	if (fa.hdr.kind == BLOOM_KIND_HASHLIST && fb.hdr.kind == BLOOM_KIND_HASHLIST &&
 		fa.hdr.capacity > 0 && fb.hdr.capacity > 0)
 		PG_RETURN_POINTER(cf_list_union(a, &fa, &fb, &bt_call_cache(fcinfo)->plan));

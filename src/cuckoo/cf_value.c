@@ -23,61 +23,28 @@
 #include "access/detoast.h"
 
 /*
- * A stored value, decoded by the core, which says what a cuckoofilter
- * value is (src/core/cuckoo_value.c): kind 6, or a hash list decoded into
- * f->hdr
- */
-void
-cf_decode_or_error(struct varlena *v, CuckooFilter *f)
-{
-	BloomStatus st = cuckoo_value_decode(BT_DATA(v), BT_LEN(v), f);
-
-	if (st != BLOOM_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_CORRUPTED),
-				 errmsg("cuckoofilter value is corrupt"),
-				 errdetail("%s", bloom_status_message(st))));
-}
-
-/*
- * Outside bytes: the core's checks, the slots against the counts and a
- * hash list's capacity against the largest a filter can have too
+ * The core says what a cuckoofilter value is (src/core/cuckoo_value.c):
+ * kind 6, or a hash list decoded into f->hdr; outside bytes validated
+ * (the slots against the counts, a hash list's capacity against the
+ * largest a filter can have too)
  */
 static BloomStatus
-cf_validate(const uint8 *buf, size_t len)
+decode(const uint8 *buf, size_t len, void *f)
 {
-	CuckooFilter f;
-
-	return cuckoo_value_validate(buf, len, &f, &bt_cancel);
+	return cuckoo_value_decode(buf, len, f);
 }
 
-static const char *
-cf_status_message(BloomStatus st)
+static BloomStatus
+validate(const uint8 *buf, size_t len, void *f, const BloomCancel *c)
 {
-	if (st == BLOOM_E_VERSION)
-		return "The format version is not one this build reads (a cuckoofilter value is version 3).";
-	return bloom_status_message(st);
+	return cuckoo_value_validate(buf, len, f, c);
 }
 
-static struct varlena *
-cf_canonical(struct varlena *v)
-{
-	CuckooFilter f;
-	struct varlena *c;
-
-	cf_decode_or_error(v, &f);
-	if (f.hdr.kind == BLOOM_KIND_CUCKOO || bloom_is_canonical(&f.hdr))
-		return v;
-	c = bt_new_varlena(bloom_canonical_size(&f.hdr), CurrentMemoryContext);
-	bloom_canonical_write(&f.hdr, BT_DATA(c));
-	return c;
-}
-
-static const BtTypeMethods cf_type = {
+const BtTypeMethods cf_type = {
 	.name = "cuckoofilter",
-	.validate = cf_validate,
-	.status_message = cf_status_message,
-	.canonical = cf_canonical,
+	.decode = decode,
+	.validate = validate,
+	.version_detail = "The format version is not one this build reads (a cuckoofilter value is version 3).",
 	.max_bytes = BLOOM_MAX_BYTES,
 };
 
@@ -276,58 +243,6 @@ cf_simulate(CuckooFilter *f, CkTable *t, MemoryContext cxt)
 }
 
 /*
- * Argument argno as a detoasted, validated cuckoo filter, decoded into f
- * (a hash list as the filter it stands for).  With copy the result is a
- * private copy the caller may modify.
- */
-struct varlena *
-cf_arg(FunctionCallInfo fcinfo, int argno, CuckooFilter *f, bool copy)
-{
-	struct varlena *orig = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno));
-	struct varlena *v = PG_DETOAST_DATUM(PG_GETARG_DATUM(argno));
-
-	cf_decode_or_error(v, f);
-	if (f->hdr.kind == BLOOM_KIND_HASHLIST)
-		return cf_materialize(f, CurrentMemoryContext);
-	if (copy && v == orig)
-	{
-		v = (struct varlena *) palloc(VARSIZE(orig));
-		memcpy(v, orig, VARSIZE(orig));
-		cf_decode_or_error(v, f);
-	}
-	return v;
-}
-
-/*
- * The filter an add function adds to: a private copy of argument 0, or a
- * new one with the defaults where it is NULL.  NULL when there is nothing
- * to add (a NULL key).
- */
-struct varlena *
-cf_add_target(FunctionCallInfo fcinfo, CuckooFilter *f)
-{
-	if (PG_ARGISNULL(1))
-		return NULL;
-	if (!PG_ARGISNULL(0))
-		return cf_arg(fcinfo, 0, f, true);
-	return cf_new(CF_CREATE_CAPACITY, BLOOM_DEFAULT_FPR, CUCKOO_DEFAULT_BUCKET,
-				  CUCKOO_DEFAULT_KICKS, CUCKOO_DEFAULT_EXPANSION, CurrentMemoryContext, f);
-}
-
-void
-cf_check_compatible(const CuckooFilter *a, const CuckooFilter *b)
-{
-	BloomParam	param = cuckoo_compatible(a, b);
-
-	if (param == BLOOM_PARAM_NONE)
-		return;
-	if (param == BLOOM_PARAM_KEY_TYPE)
-		bt_check_key_classes(CF_PLURAL, a->hdr.key_class, a->hdr.key_type,
-							 b->hdr.key_class, b->hdr.key_type);
-	bt_param_mismatch(CF_PLURAL, param, NULL, NULL, CF_COMBINE_HINT);
-}
-
-/*
  * Unites fb into fa (a private copy) by reinserting fb's fingerprints;
  * returns the result (fa may move to a new value in cxt).
  */
@@ -337,7 +252,7 @@ cf_merge_into(CuckooFilter *fa, const CuckooFilter *fb, MemoryContext cxt)
 	BloomAlloc	al = bt_allocator(cxt);
 	BloomStatus st;
 
-	cf_check_compatible(fa, fb);
+	bt_family_check_compatible(&cf_family, &fa->hdr, &fb->hdr);
 	st = cuckoo_merge(fa, fb, &al);
 	if (st == BLOOM_E_FULL || st == BLOOM_E_CAPACITY)
 		ereport(ERROR,

@@ -239,9 +239,9 @@ bt_varlena(uint8 *base)
  * CurrentMemoryContext (the cache sets it to a context of its own); it
  * returns the value decoded points into, or NULL when decoded is
  * self-contained (a view built in that context).  head is the number of
- * bytes before the bits of a decoded value, so that a cached copy can
- * start its bits on a cache line; redecode decodes a copy of a prepared
- * value.
+ * bytes before the bits of a decoded value (NULL: the header's 64), so
+ * that a cached copy can start its bits on a cache line; redecode decodes
+ * a copy of a prepared value.
  */
 typedef struct BtCacheMethods
 {
@@ -336,11 +336,29 @@ bt_cache_key(FunctionCallInfo fcinfo, BloomKeyEnc enc, bool elements)
 typedef struct BtTypeMethods
 {
 	const char *name;
-	BloomStatus (*validate) (const uint8 *buf, size_t len);
-	const char *(*status_message) (BloomStatus st);
-	struct varlena *(*canonical) (struct varlena *v);
+
+	/*
+	 * The core's entry points for the type (kinds.c, counting_value.c,
+	 * cuckoo_value.c): decode a stored value, and validate outside bytes
+	 * (every rule, deep), each into a decoded form that begins with the
+	 * header (BtAnyFilter holds any)
+	 */
+	BloomStatus (*decode) (const uint8 *buf, size_t len, void *f);
+	BloomStatus (*validate) (const uint8 *buf, size_t len, void *f,
+							 const BloomCancel *c);
+	const char *version_detail; /* BLOOM_E_VERSION's detail; NULL: the core's */
 	int64		max_bytes;
 } BtTypeMethods;
+
+/* Room for any family's decoded form, which begins with the header */
+typedef union BtAnyFilter
+{
+	BloomFilter hdr;			/* bloomfilter's and countingbloom's form */
+	CuckooFilter cuckoo;
+} BtAnyFilter;
+
+/* v decoded into f (a t's decoded form), or t's ERROR for a corrupt value */
+extern void bt_decode_or_error(const BtTypeMethods *t, struct varlena *v, void *f);
 
 extern Datum bt_type_in(FunctionCallInfo fcinfo, const BtTypeMethods *t);
 extern Datum bt_type_out(FunctionCallInfo fcinfo, const BtTypeMethods *t);
@@ -406,6 +424,9 @@ typedef struct BtBatchProbe
 	const BtCacheMethods *methods;
 	const char *noun;
 	void		(*lookup) (const void *filter, const BtBatchKeys *keys, bool *found);
+	/* or, without a lookup: a key's answer, and a prefetch (may be NULL) */
+	bool		(*contains) (const BloomFilter *f, uint64 h);
+	void		(*prefetch) (const BloomFilter *f, uint64 h);
 } BtBatchProbe;
 
 typedef enum BtBatchForm

@@ -80,7 +80,7 @@ bt_quantified(FunctionCallInfo fcinfo, const bool *found, const BtBatchKeys *key
 /*
  * <type>_contains_each / _all / _any(f, keys anyarray): the filter from the
  * call site's cache, the keys hashed with its seed, their class checked
- * once, then the family's lookup of the batch.
+ * once, then the family's lookup of the batch, or its answer a key.
  */
 Datum
 bt_batch_probe(FunctionCallInfo fcinfo, const BtBatchProbe *p, BtBatchForm form)
@@ -99,8 +99,16 @@ bt_batch_probe(FunctionCallInfo fcinfo, const BtBatchProbe *p, BtBatchForm form)
 			bt_check_key(p->noun, hdr, ki);
 			break;
 		}
-	if (hdr->key_class != BLOOM_KEY_NONE)
+	if (hdr->key_class != BLOOM_KEY_NONE && p->lookup != NULL)
 		p->lookup(filter, &keys, found);
+	else if (hdr->key_class != BLOOM_KEY_NONE)
+		for (int i = 0; i < keys.n; i++)
+		{
+			BT_CANCEL_POINT(i);
+			if (p->prefetch != NULL && i + 8 < keys.n)
+				p->prefetch(hdr, keys.hashes[i + 8]);
+			found[i] = !keys.nulls[i] && p->contains(hdr, keys.hashes[i]);
+		}
 	if (form == BT_EACH)
 		return bt_bool_array(found, &keys);
 	return bt_quantified(fcinfo, found, &keys, form == BT_ANY);

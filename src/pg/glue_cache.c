@@ -55,7 +55,7 @@ aligned_copy(struct varlena *v, const BtCacheMethods *m, const void *scratch,
 {
 	size_t		len = BT_LEN(v);
 	size_t		align = len >= 2 * HUGE_PAGE_SIZE ? HUGE_PAGE_SIZE : PG_CACHE_LINE_SIZE;
-	size_t		head = m->head(scratch);
+	size_t		head = m->head != NULL ? m->head(scratch) : BLOOM_HEADER_SIZE;
 	char	   *mem;
 	uint8	   *data;
 	uint8	   *buf;

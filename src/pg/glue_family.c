@@ -14,6 +14,80 @@
  */
 #include "glue_family.h"
 
+#include "access/detoast.h"
+
+/*
+ * Argument argno as a detoasted, validated filter of the family, decoded
+ * into f (an aggregate's state as the filter it stands for).  With copy
+ * the result is a private copy the caller may modify.
+ */
+struct varlena *
+bt_family_arg(FunctionCallInfo fcinfo, const BtFamily *fam, int argno, BloomFilter *f,
+			  bool copy)
+{
+	struct varlena *orig = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno));
+	struct varlena *v = PG_DETOAST_DATUM(PG_GETARG_DATUM(argno));
+
+	bt_decode_or_error(fam->type, v, f);
+	if (f->kind != fam->filter_kind)
+		return fam->to_filter(f);
+	if (copy && v == orig)
+	{
+		v = bt_copy_into(orig, CurrentMemoryContext);
+		bt_decode_or_error(fam->type, v, f);
+	}
+	return v;
+}
+
+/*
+ * What an add adds to: a private copy of argument 0, or a new filter of
+ * the family's create_capacity keys at 1% where it is NULL.  NULL when
+ * there is nothing to add (a NULL key).
+ */
+static struct varlena *
+add_target(FunctionCallInfo fcinfo, const BtFamily *fam, BloomFilter *f)
+{
+	if (PG_ARGISNULL(1))
+		return NULL;
+	if (!PG_ARGISNULL(0))
+		return bt_family_arg(fcinfo, fam, 0, f, true);
+	return fam->new_filter(fam->create_capacity, BLOOM_DEFAULT_FPR, NULL, f);
+}
+
+/*
+ * a | b's arguments detoasted and decoded into fa and fb: the result when
+ * one of them is an empty hash list (an aggregate of no rows that could
+ * not know a size), the identity of a union; else NULL
+ */
+struct varlena *
+bt_family_union_args(FunctionCallInfo fcinfo, const BtFamily *fam, struct varlena **a,
+					 struct varlena **b, BloomFilter *fa, BloomFilter *fb)
+{
+	*a = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	*b = PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
+	bt_decode_or_error(fam->type, *a, fa);
+	bt_decode_or_error(fam->type, *b, fb);
+	if (bloom_is_empty_hashlist(fb))
+		return *a;
+	if (bloom_is_empty_hashlist(fa))
+		return *b;
+	return NULL;
+}
+
+/* Two filters that must combine: an ERROR naming what differs */
+void
+bt_family_check_compatible(const BtFamily *fam, const BloomFilter *a, const BloomFilter *b)
+{
+	BloomParam	param = fam->compatible(a, b);
+
+	if (param == BLOOM_PARAM_NONE)
+		return;
+	if (param == BLOOM_PARAM_KEY_TYPE)
+		bt_check_key_classes(fam->plural, a->key_class, a->key_type,
+							 b->key_class, b->key_type);
+	bt_param_mismatch(fam->plural, param, NULL, NULL, fam->combine_hint);
+}
+
 /*
  * <type>_add(f, key): f with one more copy of key (only_new: unless it may
  * be present).  (f, NULL) is f; (NULL, key) makes a filter.
@@ -22,11 +96,11 @@ Datum
 bt_family_add(FunctionCallInfo fcinfo, const BtFamily *fam, BloomKeyEnc enc,
 			  bool only_new)
 {
-	BtFamilyFilter f;
+	BtAnyFilter f;
 	BloomKeyInfo *ki;
 	struct varlena *v;
 
-	if ((v = fam->add_target(fcinfo, &f.hdr)) == NULL)
+	if ((v = add_target(fcinfo, fam, &f.hdr)) == NULL)
 	{
 		if (PG_ARGISNULL(0))
 			PG_RETURN_NULL();
@@ -46,7 +120,7 @@ bt_family_add(FunctionCallInfo fcinfo, const BtFamily *fam, BloomKeyEnc enc,
 Datum
 bt_family_remove(FunctionCallInfo fcinfo, const BtFamily *fam, BloomKeyEnc enc)
 {
-	BtFamilyFilter f;
+	BtAnyFilter f;
 	BloomKeyInfo *ki;
 	struct varlena *v;
 
@@ -54,7 +128,7 @@ bt_family_remove(FunctionCallInfo fcinfo, const BtFamily *fam, BloomKeyEnc enc)
 		PG_RETURN_NULL();
 	if (PG_ARGISNULL(1) || bt_is_empty_state(fcinfo, 0))
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	v = fam->arg(fcinfo, 0, &f.hdr, true);
+	v = bt_family_arg(fcinfo, fam, 0, &f.hdr, true);
 	ki = bt_cache_key(fcinfo, enc, false);
 	if (f.hdr.key_class == BLOOM_KEY_NONE)
 		PG_RETURN_POINTER(v);	/* holds nothing */
@@ -112,7 +186,7 @@ Datum
 bt_family_change_all(FunctionCallInfo fcinfo, const BtFamily *fam, BtChange change)
 {
 	bool		add = change != BT_CHANGE_REMOVE;
-	BtFamilyFilter f;
+	BtAnyFilter f;
 	BloomKeyInfo *ki;
 	struct varlena *v;
 	BtBatchKeys keys;
@@ -127,7 +201,7 @@ bt_family_change_all(FunctionCallInfo fcinfo, const BtFamily *fam, BtChange chan
 			PG_RETURN_NULL();
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
-	v = fam->add_target(fcinfo, &f.hdr);
+	v = add_target(fcinfo, fam, &f.hdr);
 	ki = bt_cache_key(fcinfo, BKE_UNKNOWN, true);
 	bt_hash_elements(fcinfo, ki, f.hdr.seed, &keys);
 	for (int i = 0; i < keys.n; i++)
@@ -168,7 +242,7 @@ bt_family_agg_trans(FunctionCallInfo fcinfo, const BtFamily *fam, BloomKeyEnc en
 	double		fpr;
 	struct varlena *state;
 	BloomKeyInfo *ki;
-	BtFamilyFilter f;
+	BtAnyFilter f;
 	uint64		h;
 	int			nargs;
 
@@ -181,7 +255,7 @@ bt_family_agg_trans(FunctionCallInfo fcinfo, const BtFamily *fam, BloomKeyEnc en
 	}
 	else
 		state = bt_plain_state(PG_GETARG_DATUM(0));
-	fam->decode(state, &f.hdr);
+	bt_decode_or_error(fam->type, state, &f);
 	if (!fam->agg_state_fits(&f.hdr, nargs, capacity, fpr))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -210,7 +284,7 @@ bt_family_agg_combine(FunctionCallInfo fcinfo, const BtFamily *fam, const char *
 	BtCallCache *cache = bt_call_cache(fcinfo);
 	struct varlena *s1,
 			   *s2;
-	BtFamilyFilter f1,
+	BtAnyFilter f1,
 				f2;
 
 	(void) bt_agg_context(fcinfo, fname);
@@ -221,7 +295,7 @@ bt_family_agg_combine(FunctionCallInfo fcinfo, const BtFamily *fam, const char *
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
 	s2 = PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
-	fam->decode(s2, &f2.hdr);
+	bt_decode_or_error(fam->type, s2, &f2);
 	if (values)
 		s2 = fam->agg_as_value(s2, &f2.hdr, &cache->plan);
 	if (PG_ARGISNULL(0))
@@ -229,7 +303,7 @@ bt_family_agg_combine(FunctionCallInfo fcinfo, const BtFamily *fam, const char *
 	if (bloom_is_empty_hashlist(&f2.hdr))
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	s1 = bt_plain_state(PG_GETARG_DATUM(0));
-	fam->decode(s1, &f1.hdr);
+	bt_decode_or_error(fam->type, s1, &f1);
 	if (bloom_is_empty_hashlist(&f1.hdr))
 		PG_RETURN_POINTER(s2);
 	if ((f1.hdr.kind == BLOOM_KIND_HASHLIST) != (f2.hdr.kind == BLOOM_KIND_HASHLIST))
@@ -253,7 +327,7 @@ bt_family_agg_final(FunctionCallInfo fcinfo, const BtFamily *fam)
 {
 	BtCallCache *cache = bt_call_cache(fcinfo);
 	struct varlena *state;
-	BtFamilyFilter f;
+	BtAnyFilter f;
 
 	if (PG_ARGISNULL(0))
 	{
@@ -264,10 +338,10 @@ bt_family_agg_final(FunctionCallInfo fcinfo, const BtFamily *fam)
 		if (nargs >= 2)
 			fam->check_params(nargs == 3 ? capacity : 1, fpr);
 		if (capacity > 0)
-			PG_RETURN_POINTER(fam->new_filter((uint64) capacity, fpr, &cache->plan));
+			PG_RETURN_POINTER(fam->new_filter((uint64) capacity, fpr, &cache->plan, NULL));
 		PG_RETURN_POINTER(bt_new_hashlist(0, 0, fpr));
 	}
 	state = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
-	fam->decode(state, &f.hdr);
+	bt_decode_or_error(fam->type, state, &f);
 	PG_RETURN_POINTER(fam->agg_final(state, &f.hdr, &cache->plan));
 }

@@ -22,19 +22,51 @@
 #include "utils/memutils.h"
 #include "utils/builtins.h"
 
+void
+bt_decode_or_error(const BtTypeMethods *t, struct varlena *v, void *f)
+{
+	BloomStatus st = t->decode((const uint8 *) BT_DATA(v), BT_LEN(v), f);
+
+	if (st != BLOOM_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("%s value is corrupt", t->name),
+				 errdetail("%s", bloom_status_message(st))));
+}
+
 /* Refuses outside bytes that are not a valid value of the type */
 static void
 validate_bytes(const BtTypeMethods *t, const char *data, size_t len, int errcode_)
 {
-	BloomStatus st = t->validate((const uint8 *) data, len);
+	BtAnyFilter f;
+	BloomStatus st = t->validate((const uint8 *) data, len, &f, &bt_cancel);
 
 	if (st != BLOOM_OK)
 		ereport(ERROR,
 				(errcode(errcode_),
 				 errmsg("invalid %s value", t->name),
-				 errdetail("%s", t->status_message(st)),
+				 errdetail("%s", st == BLOOM_E_VERSION && t->version_detail ?
+						   t->version_detail : bloom_status_message(st)),
 				 errhint("A %s value comes from bloomtype's own output (text, binary or bytea form).",
 						 t->name)));
+}
+
+/*
+ * v itself when it is canonical already (a filter is as stored), else a
+ * canonical copy: a hash list or light state without its unused slots
+ */
+static struct varlena *
+canonical(const BtTypeMethods *t, struct varlena *v)
+{
+	BtAnyFilter f;
+	struct varlena *c;
+
+	bt_decode_or_error(t, v, &f);
+	if (bloom_is_canonical(&f.hdr))
+		return v;
+	c = bt_new_varlena(bloom_canonical_size(&f.hdr), CurrentMemoryContext);
+	bloom_canonical_write(&f.hdr, BT_DATA(c));
+	return c;
 }
 
 /* Validates outside bytes and wraps them in a new varlena */
@@ -62,7 +94,7 @@ canonical_arg(FunctionCallInfo fcinfo, int argno, const BtTypeMethods *t,
 			  struct varlena **detoasted)
 {
 	*detoasted = PG_DETOAST_DATUM(PG_GETARG_DATUM(argno));
-	return t->canonical(*detoasted);
+	return canonical(t, *detoasted);
 }
 
 static void
