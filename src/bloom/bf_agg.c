@@ -245,6 +245,18 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, BtApiVersion api)
 	BT_KEY_ENTRY(bloom_agg_trans, suffix##_scalable, agg_trans_common(fcinfo, enc, BT_API_1_2)) \
 	BT_KEY_ENTRY(bloom_agg_trans, suffix##_light, agg_trans_common(fcinfo, enc, BT_API_1_5))
 
+/* C names:
+ *	bloom_agg_trans_int8, bloom_agg_trans_int4, bloom_agg_trans_int2,
+ *	bloom_agg_trans_text, bloom_agg_trans_bytea, bloom_agg_trans_uuid,
+ *	bloom_agg_trans_any, bloom_agg_trans_int8_scalable,
+ *	bloom_agg_trans_int4_scalable, bloom_agg_trans_int2_scalable,
+ *	bloom_agg_trans_text_scalable, bloom_agg_trans_bytea_scalable,
+ *	bloom_agg_trans_uuid_scalable, bloom_agg_trans_any_scalable,
+ *	bloom_agg_trans_int8_light, bloom_agg_trans_int4_light,
+ *	bloom_agg_trans_int2_light, bloom_agg_trans_text_light,
+ *	bloom_agg_trans_bytea_light, bloom_agg_trans_uuid_light,
+ *	bloom_agg_trans_any_light
+ */
 BT_KEY_TYPES(AGG_TRANS_, BT_NO_ALIAS)
 
 /*

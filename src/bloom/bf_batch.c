@@ -145,4 +145,8 @@ bf_batch_probe(BtApiVersion api)
  * bloom_scalable_batch_contains_* (1.6) read an aggregate's hash list as
  * the scalable filter of 1.2.
  */
+/* C names:
+ *	bloom_scalable_batch_contains_each, bloom_scalable_batch_contains_all,
+ *	bloom_scalable_batch_contains_any
+ */
 BT_BATCH_PROBE_ENTRIES(bloom_scalable, bf_batch_probe(BT_API_1_6))

@@ -77,6 +77,14 @@ bf_add(FunctionCallInfo fcinfo, BloomKeyEnc enc, BtApiVersion api)
 #define ADD_CREATE_(suffix, sqltype, enc, vol) \
 	BT_KEY_ENTRY(bloom_add_create, suffix, bf_add(fcinfo, enc, BT_API_1_2))
 
+/* C names:
+ *	bloom_contains_int8_scalable, bloom_contains_int4_scalable,
+ *	bloom_contains_int2_scalable, bloom_contains_text_scalable,
+ *	bloom_contains_bytea_scalable, bloom_contains_uuid_scalable,
+ *	bloom_contains_any_scalable, bloom_add_create_int8,
+ *	bloom_add_create_int4, bloom_add_create_int2, bloom_add_create_text,
+ *	bloom_add_create_bytea, bloom_add_create_uuid, bloom_add_create_any
+ */
 BT_KEY_TYPES(CONTAINS_, BT_NO_ALIAS)
 BT_KEY_TYPES(ADD_CREATE_, BT_NO_ALIAS)
 

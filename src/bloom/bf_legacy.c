@@ -60,6 +60,12 @@
 #define CONTAINS_(suffix, sqltype, enc, vol) \
 	BT_KEY_ENTRY(bloom_contains, suffix, bf_contains(fcinfo, enc, BT_API_1_0))
 
+/* C names:
+ *	bloom_add_int8, bloom_add_int4, bloom_add_int2, bloom_add_text,
+ *	bloom_add_bytea, bloom_add_uuid, bloom_add_any, bloom_contains_int8,
+ *	bloom_contains_int4, bloom_contains_int2, bloom_contains_text,
+ *	bloom_contains_bytea, bloom_contains_uuid, bloom_contains_any
+ */
 BT_KEY_TYPES(ADD_, BT_NO_ALIAS)
 BT_KEY_TYPES(CONTAINS_, BT_NO_ALIAS)
 
@@ -113,6 +119,10 @@ bloom_batch_add_all(PG_FUNCTION_ARGS)
 }
 
 /* the array forms of contains of 1.1: a hash list read as 1.0 reads it */
+/* C names:
+ *	bloom_batch_contains_each, bloom_batch_contains_all,
+ *	bloom_batch_contains_any
+ */
 BT_BATCH_PROBE_ENTRIES(bloom, bf_batch_probe(BT_API_1_1))
 
 /* bloom_agg's final function of 1.0: a blocked filter */

@@ -43,6 +43,12 @@ const BtTypeMethods bf_type = {
 	.max_bytes = BLOOM_MAX_BYTES,
 };
 
+/* C names:
+ *	bloomfilter_in, bloomfilter_out, bloomfilter_recv, bloomfilter_send,
+ *	bloomfilter_from_bytea, bloomfilter_eq, bloomfilter_ne,
+ *	bloomfilter_cmp, bloomfilter_lt, bloomfilter_le, bloomfilter_gt,
+ *	bloomfilter_ge, bloomfilter_hash, bloomfilter_hash_extended
+ */
 BT_TYPE_ENTRIES(bloomfilter, &bf_type)
 
 /* ---------------------------------------------------------------------

@@ -41,9 +41,9 @@ bloom_init_buffered(uint8_t *buf, uint64_t nblocks, int k, uint64_t capacity,
 
 /*
  * The state of bloom_agg(key, capacity, fpr), decoded into out, in memory
- * from a.  Version 1.0's (layer false) is planned for fpr; the largest
- * filters, whose pending area would not fit, are made unbuffered (kind 1).
- * Version 1.2's (layer) is planned as the first layer of a scalable filter
+ * from a.  Without layer it is planned for fpr; the largest filters, whose
+ * pending area would not fit, are made unbuffered (kind 1).  With layer
+ * (flag SCALABLE_STATE) it is planned as the first layer of a scalable filter
  * (the header keeps the target rate and says so in its flags), and
  * BLOOM_E_CAPACITY when it would not fit buffered.
  */

@@ -10,10 +10,9 @@
  *	  them.
  *	- kind 3, buffered filter (bloom_agg with a capacity): a blocked
  *	  filter's bits and up to 256 pending hashes, inserted in prefetched
- *	  batches; from version 1.2 (flag SCALABLE_STATE) planned as the first
- *	  layer of a scalable filter (aggstate.c).
- *	- kind 7, light state (bloom_agg with a capacity, from 1.5; format
- *	  version 4): kind 3's header and the hashes of the keys, 8 bytes each
+ *	  batches; with flag SCALABLE_STATE planned as the first layer of a
+ *	  scalable filter (aggstate.c).
+ *	- kind 7, light state (bloom_agg with a capacity; format version 4): kind 3's header and the hashes of the keys, 8 bytes each
  *	  (hashlist.h's slots), until they would take more room than kind 3's
  *	  bits: then it becomes the kind 3 state it stands for.  A partial state
  *	  so costs bytes in proportion to its keys, not its capacity
@@ -76,9 +75,9 @@ extern BloomStatus bloom_sparse_append(BloomFilter *f, const uint8_t *src,
 
 /*
  * Materialisation: what a state stands for, and what the caller should say
- * about it.  With scalable (the functions of version 1.2) a hash list
- * becomes a scalable filter of one layer; without, a blocked filter, as
- * 1.0 made it.  A buffered state follows its flag.
+ * about it.  With scalable a hash list becomes a scalable filter of one
+ * layer; without, a blocked filter (which SQL API reads which: the glue's
+ * BtApiVersion).  A buffered state follows its flag.
  */
 typedef struct BloomMaterialized
 {

@@ -28,9 +28,9 @@ bloom_init_blocked(uint8_t *buf, uint64_t nblocks, int k, uint64_t capacity,
 
 /*
  * A new, empty blocked filter for capacity keys at rate fpr, decoded into
- * out, in memory from a; flags 0 (a filter that takes every key, as 1.0
- * made them) or BLOOM_FLAG_NONSCALING (refuses keys past its capacity,
- * version 2).  plan (may be NULL) is reused when it was planned for fpr,
+ * out, in memory from a; flags 0 (a filter that takes every key) or
+ * BLOOM_FLAG_NONSCALING (refuses keys past its capacity, format version
+ * 2).  plan (may be NULL) is reused when it was planned for fpr,
  * and holds the plan for fpr afterwards.  Checks come
  * before the allocation: BLOOM_E_PARAMS for a bad capacity or rate,
  * BLOOM_E_CAPACITY when the filter would pass the largest value.
@@ -93,9 +93,9 @@ blocked_contains(const BloomFilter *f, uint64_t h)
 }
 
 /*
- * A filter of version 1.0 takes every key (its rate rises past its
- * capacity); a fixed filter of 1.2 (NONSCALING) adds a key that may be
- * present already as nothing, and refuses a new key past its capacity.
+ * A filter of flags 0 takes every key (its rate rises past its capacity);
+ * a fixed filter (NONSCALING) adds a key that may be present already as
+ * nothing, and refuses a new key past its capacity.
  */
 static BloomStatus
 blocked_add(BloomFilter *f, uint64_t h, BloomPlan *plan, const BloomAlloc *a,
@@ -159,7 +159,7 @@ blocked_describe(const BloomFilter *f, BloomInfo *info)
 	info->hashes = f->k;
 	info->layers = 1;
 	info->expansion = 0;
-	/* a filter of 1.0 has no growth policy */
+	/* a filter of flags 0 has no growth policy */
 	info->has_expansion = (f->flags & BLOOM_FLAG_NONSCALING) != 0;
 }
 

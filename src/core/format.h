@@ -288,7 +288,7 @@ typedef struct BloomInfo
 	double		estimated_fpr;
 	int			layers;
 	int			expansion;		/* 0: fixed (NONSCALING) */
-	bool		has_expansion;	/* false for a filter of version 1.0 */
+	bool		has_expansion;	/* false: flags 0, no growth policy */
 } BloomInfo;
 
 struct BloomPlan;

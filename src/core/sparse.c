@@ -32,8 +32,8 @@ bloom_sparse_limit(uint64_t nblocks)
 
 /*
  * The light state of bloom_agg(key, capacity, fpr), decoded into out, in
- * memory from a: bloom_new_buffered's plan (layer: 1.2's, as a scalable
- * filter's first layer) and no hashes.  A capacity too large for a
+ * memory from a: bloom_new_buffered's plan (layer: as a scalable filter's
+ * first layer) and no hashes.  A capacity too large for a
  * buffered state is bloom_new_buffered's answer (a blocked filter, or
  * BLOOM_E_CAPACITY).
  */

@@ -13,6 +13,9 @@
  * counting_add_all(f, keys) and counting_remove_all(f, keys): f with a copy
  * of every non-NULL element added, or taken back (bt_family_change_all)
  */
+/* C names:
+ *	counting_batch_add_all, counting_batch_remove_all
+ */
 BT_FAMILY_BATCH_ENTRIES(counting, &cb_family)
 
 /* a counting filter's block, on its way while the keys before it are read */
@@ -34,5 +37,9 @@ static const BtBatchProbe probe = {
  * contains_each(f, keys anyarray) returns boolean[] (NULL for a NULL
  * element, keys' dimensions); contains_all and contains_any, whether every
  * or some element may be present, with the NULL rules of = ALL and = ANY
+ */
+/* C names:
+ *	counting_batch_contains_each, counting_batch_contains_all,
+ *	counting_batch_contains_any
  */
 BT_BATCH_PROBE_ENTRIES(counting, &probe)

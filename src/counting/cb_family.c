@@ -6,9 +6,9 @@
  *		a hash and with counting_agg's states.
  *
  * counting_agg's state: with a capacity the counting filter itself,
- * updated in place, or (from 1.5) a light state (kind 8) that becomes the
- * filter when its hashes would take more room; without one a hash list
- * (kind 2).  Filters and light states combine by adding counters.
+ * updated in place, or (the _light entry points) a light state (kind 8)
+ * that becomes the filter when its hashes would take more room; without
+ * one a hash list (kind 2).  Filters and light states combine by adding counters.
  *
  *-------------------------------------------------------------------------
  */
@@ -74,7 +74,7 @@ new_light(uint64 capacity, double fpr, BloomPlan *plan)
 	return bt_varlena(f.base);
 }
 
-/* the _light entry points (1.5) start fixed-capacity states light */
+/* the _light entry points start fixed-capacity states light */
 static struct varlena *
 agg_new_state(int nargs, int64 capacity, double fpr, BloomPlan *plan, bool light)
 {

@@ -38,6 +38,19 @@ counting_empty(PG_FUNCTION_ARGS)
 #define REMOVE_(suffix, sqltype, enc, vol) \
 	BT_KEY_ENTRY(counting_remove, suffix, bt_family_remove(fcinfo, &cb_family, enc))
 
+/* C names:
+ *	counting_contains_int8, counting_contains_int4,
+ *	counting_contains_int2, counting_contains_text,
+ *	counting_contains_bytea, counting_contains_uuid,
+ *	counting_contains_any, counting_count_int8, counting_count_int4,
+ *	counting_count_int2, counting_count_text, counting_count_bytea,
+ *	counting_count_uuid, counting_count_any, counting_add_int8,
+ *	counting_add_int4, counting_add_int2, counting_add_text,
+ *	counting_add_bytea, counting_add_uuid, counting_add_any,
+ *	counting_remove_int8, counting_remove_int4, counting_remove_int2,
+ *	counting_remove_text, counting_remove_bytea, counting_remove_uuid,
+ *	counting_remove_any
+ */
 BT_KEY_TYPES(CONTAINS_, BT_NO_ALIAS)
 BT_KEY_TYPES(COUNT_, BT_NO_ALIAS)
 BT_KEY_TYPES(ADD_, BT_NO_ALIAS)

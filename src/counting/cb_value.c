@@ -45,6 +45,13 @@ const BtTypeMethods cb_type = {
 	.max_bytes = BLOOM_MAX_BYTES,
 };
 
+/* C names:
+ *	countingbloom_in, countingbloom_out, countingbloom_recv,
+ *	countingbloom_send, countingbloom_from_bytea, countingbloom_eq,
+ *	countingbloom_ne, countingbloom_cmp, countingbloom_lt,
+ *	countingbloom_le, countingbloom_gt, countingbloom_ge,
+ *	countingbloom_hash, countingbloom_hash_extended
+ */
 BT_TYPE_ENTRIES(countingbloom, &cb_type)
 
 /* ---------------------------------------------------------------------

@@ -43,6 +43,11 @@ cf_list_union(struct varlena *a, CuckooFilter *fa, const CuckooFilter *fb, Bloom
 #define AGG_TRANS_(suffix, sqltype, enc, vol) \
 	BT_KEY_ENTRY(cuckoo_agg_trans, suffix, bt_family_agg_trans(fcinfo, &cf_family, enc, false))
 
+/* C names:
+ *	cuckoo_agg_trans_int8, cuckoo_agg_trans_int4, cuckoo_agg_trans_int2,
+ *	cuckoo_agg_trans_text, cuckoo_agg_trans_bytea, cuckoo_agg_trans_uuid,
+ *	cuckoo_agg_trans_any
+ */
 BT_KEY_TYPES(AGG_TRANS_, BT_NO_ALIAS)
 
 /*
@@ -52,5 +57,8 @@ BT_KEY_TYPES(AGG_TRANS_, BT_NO_ALIAS)
  * argument is a filter (a hash list becomes its filter).
  * cuckoo_agg_final leaves the state as it is and returns a new value.
  * The skeletons of glue_family.c with cf_family.
+ */
+/* C names:
+ *	cuckoo_agg_combine, cuckoo_union_trans, cuckoo_agg_final
  */
 BT_FAMILY_AGG_ENTRIES(cuckoo, &cf_family)

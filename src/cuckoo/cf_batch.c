@@ -14,6 +14,9 @@
  * f with a copy of every non-NULL element added (add_new_all: each that is
  * not maybe present by then), or taken back (bt_family_change_all)
  */
+/* C names:
+ *	cuckoo_batch_add_all, cuckoo_batch_remove_all
+ */
 BT_FAMILY_BATCH_ENTRIES(cuckoo, &cf_family)
 
 PG_FUNCTION_INFO_V1(cuckoo_batch_add_new_all);
@@ -33,5 +36,9 @@ static const BtBatchProbe probe = {
  * contains_each(f, keys anyarray) returns boolean[] (NULL for a NULL
  * element, keys' dimensions); contains_all and contains_any, whether every
  * or some element may be present, with the NULL rules of = ALL and = ANY
+ */
+/* C names:
+ *	cuckoo_batch_contains_each, cuckoo_batch_contains_all,
+ *	cuckoo_batch_contains_any
  */
 BT_BATCH_PROBE_ENTRIES(cuckoo, &probe)

@@ -39,6 +39,19 @@ cuckoo_empty(PG_FUNCTION_ARGS)
 #define REMOVE_(suffix, sqltype, enc, vol) \
 	BT_KEY_ENTRY(cuckoo_remove, suffix, bt_family_remove(fcinfo, &cf_family, enc))
 
+/* C names:
+ *	cuckoo_contains_int8, cuckoo_contains_int4, cuckoo_contains_int2,
+ *	cuckoo_contains_text, cuckoo_contains_bytea, cuckoo_contains_uuid,
+ *	cuckoo_contains_any, cuckoo_count_int8, cuckoo_count_int4,
+ *	cuckoo_count_int2, cuckoo_count_text, cuckoo_count_bytea,
+ *	cuckoo_count_uuid, cuckoo_count_any, cuckoo_add_int8, cuckoo_add_int4,
+ *	cuckoo_add_int2, cuckoo_add_text, cuckoo_add_bytea, cuckoo_add_uuid,
+ *	cuckoo_add_any, cuckoo_add_new_int8, cuckoo_add_new_int4,
+ *	cuckoo_add_new_int2, cuckoo_add_new_text, cuckoo_add_new_bytea,
+ *	cuckoo_add_new_uuid, cuckoo_add_new_any, cuckoo_remove_int8,
+ *	cuckoo_remove_int4, cuckoo_remove_int2, cuckoo_remove_text,
+ *	cuckoo_remove_bytea, cuckoo_remove_uuid, cuckoo_remove_any
+ */
 BT_KEY_TYPES(CONTAINS_, BT_NO_ALIAS)
 BT_KEY_TYPES(COUNT_, BT_NO_ALIAS)
 BT_KEY_TYPES(ADD_, BT_NO_ALIAS)

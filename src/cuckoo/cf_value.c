@@ -48,6 +48,13 @@ const BtTypeMethods cf_type = {
 	.max_bytes = BLOOM_MAX_BYTES,
 };
 
+/* C names:
+ *	cuckoofilter_in, cuckoofilter_out, cuckoofilter_recv,
+ *	cuckoofilter_send, cuckoofilter_from_bytea, cuckoofilter_eq,
+ *	cuckoofilter_ne, cuckoofilter_cmp, cuckoofilter_lt, cuckoofilter_le,
+ *	cuckoofilter_gt, cuckoofilter_ge, cuckoofilter_hash,
+ *	cuckoofilter_hash_extended
+ */
 BT_TYPE_ENTRIES(cuckoofilter, &cf_type)
 
 /* ---------------------------------------------------------------------
