@@ -23,4 +23,19 @@
  */
 #include "pgcompat.h"
 
+#include "bfindex.h"
+
 BT_MODULE_MAGIC;
+
+extern PGDLLEXPORT void _PG_init(void);
+
+/*
+ * Loading the library registers what writes the index keys a transaction
+ * inserted (src/am/bfi_pending.c): a transaction callback and an
+ * ExecutorStart hook.  Nothing else is process-wide.
+ */
+void
+_PG_init(void)
+{
+	bfi_pending_init();
+}

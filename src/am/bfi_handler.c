@@ -206,8 +206,8 @@ bloom_index_handler(PG_FUNCTION_ARGS)
 	 * reader of one major sees every field).  16: an index that only
 	 * summarizes may let HOT updates through; ours holds every key, so
 	 * no.  17: aminsertcleanup is called when a statement closes its
-	 * indexes (a batching aminsert could flush there: issue 24 uses it);
-	 * amcanbuildparallel would have CREATE INDEX launch workers, which an
+	 * indexes: the statement's pending keys are written there
+	 * (bfi_pending.c); amcanbuildparallel would have CREATE INDEX launch workers, which an
 	 * access method must then coordinate itself (README, "Supported
 	 * PostgreSQL versions", says why not yet).  18: the fields for
 	 * methods that answer scans, which this one does not.
@@ -217,7 +217,7 @@ bloom_index_handler(PG_FUNCTION_ARGS)
 #endif
 #if PG_VERSION_NUM >= 170000
 	amroutine->amcanbuildparallel = false;
-	amroutine->aminsertcleanup = NULL;
+	amroutine->aminsertcleanup = bfi_insertcleanup;
 #endif
 #if PG_VERSION_NUM >= 180000
 	amroutine->amcanhash = false;

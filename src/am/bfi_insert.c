@@ -1,124 +1,219 @@
 /*-------------------------------------------------------------------------
  *
  * bfi_insert.c
- *		Adding a key to a bloomfilter index.
+ *		Adding keys to a bloomfilter index.
  *
- * An insert changes one data page, under generic WAL: the k bits of the
- * key in one 64-byte block, and the page's count of keys (a delta of a few
- * dozen bytes; a key whose bits are all set writes nothing).  It takes a
- * share lock on the metapage, to see the newest layer, and an exclusive
- * lock on its one data page: writers wait only for writers of the same
- * page, as in any index.  As in a scalable value, a key that an older
- * layer may hold is not added again (bfi_read.c asks the layers).  When
- * the page's count reaches its share of the layer's capacity, the inserter
- * adds a layer (bfi_pages.c).
+ * aminsert hashes the row's key and keeps the hash in this backend's
+ * pending keys of the index (bfi_pending.c), which are written at the
+ * latest before the transaction commits or prepares, before a query of
+ * this backend starts or reads the index, at the end of the statement
+ * (PostgreSQL 17 and later), and when the pending keys fill their buffer.
+ *
+ * Writing keys (bfi_insert_keys) goes page by page: the keys an older
+ * layer may hold already are dropped (as a scalable value adds a key only
+ * to its newest layer, and only when no layer may hold it), the rest are
+ * sorted by their page of the newest layer, and each page is locked once,
+ * its keys' bits set and the change logged as one record (bfi_wal.c).  A
+ * page whose count reaches its share of the layer's capacity makes the
+ * writer add a layer (bfi_pages.c) and write the keys left to it.  Writers
+ * wait only for writers of the same page, one page at a time, in the
+ * order of the pages, as in any index.
  *
  *-------------------------------------------------------------------------
  */
 #include "bfindex.h"
 
-#include "access/generic_xlog.h"
+#include "miscadmin.h"
+
+/*
+ * A key's page on the newest layer.  Keys are sorted by page and, within a
+ * page, kept in the order they came: a page that reaches its share takes
+ * the first of its keys, spread over its blocks as they fall, not the
+ * lowest hashes.
+ */
+typedef struct KeySlot
+{
+	uint32		blkno;
+	uint32		seq;
+	uint64		h;
+} KeySlot;
+
+static int
+slot_cmp(const void *a, const void *b)
+{
+	const KeySlot *x = a;
+	const KeySlot *y = b;
+
+	if (x->blkno != y->blkno)
+		return x->blkno < y->blkno ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * Keeps in h (of *n) the keys that no layer before the newest of c's
+ * metapage may hold
+ */
+static void
+drop_older(Relation index, BfiCache *c, uint64 *h, uint32 *n)
+{
+	BfiCache	older = *c;
+	bool	   *found;
+	uint32	   *pending;
+	uint32	   *order;
+	uint32		kept = 0;
+
+	if (c->meta.nlayers <= 1 || *n == 0)
+		return;
+	older.meta.nlayers = c->meta.nlayers - 1;
+	found = palloc0(sizeof(bool) * *n);
+	pending = palloc(sizeof(uint32) * *n);
+	order = palloc(sizeof(uint32) * *n);
+	for (uint32 i = 0; i < *n; i++)
+		pending[i] = i;
+	bfi_probe_batch(index, &older, h, found, pending, *n, order);
+	c->known_nblocks = Max(c->known_nblocks, older.known_nblocks);
+	for (uint32 i = 0; i < *n; i++)
+		if (!found[i])
+			h[kept++] = h[i];
+	*n = kept;
+	pfree(found);
+	pfree(pending);
+	pfree(order);
+}
+
+/* The buffer of page blkno, exclusively locked; a page past the file's end is added */
+static Buffer
+lock_page(Relation index, BfiCache *c, BlockNumber blkno)
+{
+	Buffer		buf = bfi_read_page(index, c, blkno);
+
+	if (!BufferIsValid(buf))
+	{
+		/* after a crash: the file may lack pages a layer was given */
+		bfi_extend_to(index, c, blkno);
+		buf = ReadBuffer(index, blkno);
+	}
+	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	return buf;
+}
+
+/*
+ * Writes the n hashes h (hashed with the seed of the index's metapage;
+ * the array is reused) into the index.  c is a copy of the index's cache,
+ * its metapage read again here.  A page takes keys until its count
+ * reaches its share of the layer's capacity, as one insert a row does;
+ * the keys of full pages wait for the new layer that the pass then adds,
+ * and go there in the order they came.  When no layer can be added (the
+ * largest number, or another backend adding it now) they fill the newest.
+ */
+void
+bfi_insert_keys(Relation index, BfiCache *c, uint64 *h, uint32 n)
+{
+	BfiPageWrite *w = palloc(sizeof(BfiPageWrite));
+	KeySlot    *slots = palloc(sizeof(KeySlot) * Max(n, 1));
+	bool		may_grow = true;
+
+	while (n > 0)
+	{
+		unsigned	layer;
+		const BfiLayer *l;
+		uint32		left = 0;
+		bool		any_full = false;
+		bool		at_share = false;
+
+		bfi_meta_for_index(index, &c->meta);
+		if (c->meta.nlayers == 0)
+		{
+			/* an unlogged index after a crash, reset to its init fork */
+			bfi_grow(index, c, 0, true, true);
+			bfi_meta_for_index(index, &c->meta);
+		}
+		drop_older(index, c, h, &n);
+		layer = c->meta.nlayers - 1;
+		l = &c->meta.layers[layer];
+		for (uint32 j = 0; j < n; j++)
+		{
+			uint32		off;
+
+			bfi_locate(l, h[j], &slots[j].blkno, &off);
+			slots[j].seq = j;
+			slots[j].h = h[j];
+		}
+		qsort(slots, n, sizeof(KeySlot), slot_cmp);
+
+		for (uint32 i = 0; i < n;)
+		{
+			BlockNumber blkno = slots[i].blkno;
+			uint32		p = blkno - l->first_blkno;
+			uint64		share = bfi_page_share(l, p);
+			Buffer		buf = lock_page(index, c, blkno);
+			bool		full = false;
+
+			bfi_write_begin(w, index, buf, &c->meta, layer, p);
+			for (; i < n && slots[i].blkno == blkno; i++)
+			{
+				uint32		same_blkno;
+				uint32		off;
+
+				if (full)
+				{
+					h[left++] = slots[i].h; /* for the next layer */
+					continue;
+				}
+				bfi_locate(l, slots[i].h, &same_blkno, &off);
+				if (bfi_write_key(w, off, l->k, slots[i].h) && may_grow &&
+					bfi_write_nitems(w) >= share)
+				{
+					at_share |= bfi_write_nitems(w) == share;
+					full = any_full = true;
+				}
+			}
+			bfi_write_finish(w);
+			UnlockReleaseBuffer(buf);
+			CHECK_FOR_INTERRUPTS();
+		}
+		n = left;
+		if (!any_full)
+			break;
+
+		/*
+		 * A page reached its share: a new layer, for the keys of full pages
+		 * and those to come, unless another backend adds it now
+		 */
+		if (layer + 1 < BFI_MAX_LAYERS)
+			bfi_grow(index, c, layer + 1, false, at_share);
+		else if (at_share)
+			bfi_warn_full(index, BFI_MAX_LAYERS, c->meta.fpr);
+		bfi_meta_for_index(index, &c->meta);
+		if (c->meta.nlayers == layer + 1)
+			may_grow = false;
+	}
+	pfree(slots);
+	pfree(w);
+}
 
 bool
 bfi_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
 		   Relation heapRel, IndexUniqueCheck checkUnique, bool indexUnchanged,
 		   IndexInfo *indexInfo)
 {
-	BfiCache	c;
-	const BfiLayer *l;
-	unsigned	n;
-	uint64		h;
-	uint32		blkno;
-	uint32		off;
-	uint32		p;
-	uint64		nitems;
-	uint64		share;
-	Buffer		buf;
-	Page		page;
-	bool		isnew;
-	GenericXLogState *state;
-
 	/*
 	 * NULLs are not keys.  The executor's indexUnchanged hint is not used:
 	 * it is a guess from the UPDATE's SET list (a trigger may change the
 	 * key, and it ignores a partial index's predicate), and a key whose
-	 * bits are set costs a page read and writes nothing anyway.
+	 * bits are set writes nothing anyway.
 	 */
 	if (isnull[0])
 		return false;
-
-	/*
-	 * Work on a copy of the index's cache: hashing may detoast or call a
-	 * send function, which may process a relcache invalidation that frees
-	 * rd_amcache.
-	 */
-	c = *bfi_cache(index);
-	bfi_meta_for_index(index, &c.meta);
-	if (c.meta.nlayers == 0)
-	{
-		/* an unlogged index after a crash, reset to its init fork */
-		bfi_grow(index, &c, 0, true, true);
-		bfi_meta_for_index(index, &c.meta);
-	}
-	h = bloom_key_hash_fast(c.key, values[0], c.meta.seed);
-
-	n = c.meta.nlayers - 1;
-	for (unsigned i = 0; i < n; i++)
-		if (bfi_probe_layer(index, &c, i, h))
-			goto done;
-
-	l = &c.meta.layers[n];
-	bfi_locate(l, h, &blkno, &off);
-	p = blkno - l->first_blkno;
-	buf = bfi_read_page(index, &c, blkno);
-	if (!BufferIsValid(buf))
-	{
-		/* after a crash: the file may lack pages a layer was given */
-		bfi_extend_to(index, &c, blkno);
-		buf = ReadBuffer(index, blkno);
-	}
-	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
-	page = BufferGetPage(buf);
-	isnew = PageIsNew(page);
-	if (!isnew)
-	{
-		bfi_check_data_page(index, page, &c.meta, n, p);
-		if (bloom_block_test((const uint8 *) page + off, l->k, h))
-		{
-			UnlockReleaseBuffer(buf);
-			goto done;
-		}
-	}
-
-	/*
-	 * A page's first write logs its whole image: a standby or a crash may
-	 * not have the page at all (extension is not logged), and a delta
-	 * cannot be replayed onto a page that is not there.
-	 */
-	state = GenericXLogStart(index);
-	page = GenericXLogRegisterBuffer(state, buf, isnew ? GENERIC_XLOG_FULL_IMAGE : 0);
-	if (isnew)
-		bfi_init_data_page(page, &c.meta, n, p);
-	bloom_block_set((uint8 *) page + off, l->k, h);
-	nitems = ++bfi_opaque(page)->nitems;
-	GenericXLogFinish(state);
-	UnlockReleaseBuffer(buf);
-
-	share = bfi_page_share(l, p);
-	if (nitems >= share)
-	{
-		if (n + 1 < BFI_MAX_LAYERS)
-			bfi_grow(index, &c, n + 1, false, nitems == share);
-		else if (nitems == share)
-			bfi_warn_full(index, BFI_MAX_LAYERS, c.meta.fpr);
-	}
-
-done:
-	{
-		/* what the file has, for the next insert (the cache may be new) */
-		BfiCache   *cache = bfi_cache(index);
-
-		cache->known_nblocks = Max(cache->known_nblocks, c.known_nblocks);
-	}
+	bfi_pending_add(index, values[0]);
 	return false;
 }
+
+#if PG_VERSION_NUM >= 170000
+/* The end of a statement that inserted into the index: its keys are written */
+void
+bfi_insertcleanup(Relation index, IndexInfo *indexInfo)
+{
+	bfi_pending_flush_index(index);
+}
+#endif

@@ -43,8 +43,11 @@ check_probe(const BfiMeta *m, const BloomKeyInfo *ki)
 BfiCache *
 bfi_target_meta(BfiTarget *t, const BloomKeyInfo *ki)
 {
-	BfiCache   *c = bfi_cache_copy(t->index);
+	BfiCache   *c;
 
+	/* this backend's own keys first: it sees what it inserted */
+	bfi_pending_flush_index(t->index);
+	c = bfi_cache_copy(t->index);
 	bfi_meta_for_index(t->index, &c->meta);
 	if (ki)
 		check_probe(&c->meta, ki);

@@ -88,6 +88,42 @@ extern IndexBuildResult *bfi_build(Relation heap, Relation index,
 extern void bfi_buildempty(Relation index);
 
 /* bfi_insert.c */
+/*
+ * bfi_wal.c: keys written into one data page, logged as one generic WAL
+ * record of the bytes they changed
+ */
+typedef struct BfiPageWrite
+{
+	Relation	index;
+	Buffer		buf;			/* pinned and locked exclusively */
+	bool		isnew;			/* a page no key has written yet */
+	bool		changed;		/* a key set a bit */
+	uint64		touched[(BFI_BLOCKS_PER_PAGE + 63) / 64];	/* blocks changed */
+	PGAlignedBlock image;		/* the page as the keys make it */
+	char		delta[BFI_BLOCKS_PER_PAGE * (4 + BLOOM_BLOCK_BYTES) + 64];
+} BfiPageWrite;
+
+extern void bfi_write_begin(BfiPageWrite *w, Relation index, Buffer buf,
+							const BfiMeta *m, unsigned layer, uint32 p);
+extern bool bfi_write_key(BfiPageWrite *w, uint32 off, int k, uint64 h);
+extern uint64 bfi_write_nitems(const BfiPageWrite *w);
+extern void bfi_write_finish(BfiPageWrite *w);
+
+/*
+ * bfi_pending.c: the keys this backend inserted and has not written yet,
+ * at most BFI_PENDING_MAX an index (512 kB)
+ */
+#define BFI_PENDING_MAX		65536
+
+extern void bfi_pending_init(void);
+extern void bfi_pending_add(Relation index, Datum key);
+extern void bfi_pending_flush_index(Relation index);
+extern void bfi_pending_forget(Oid indexoid);
+
+extern void bfi_insert_keys(Relation index, BfiCache *c, uint64 *h, uint32 n);
+#if PG_VERSION_NUM >= 170000
+extern void bfi_insertcleanup(Relation index, IndexInfo *indexInfo);
+#endif
 extern bool bfi_insert(Relation index, Datum *values, bool *isnull,
 					   ItemPointer ht_ctid, Relation heapRel,
 					   IndexUniqueCheck checkUnique, bool indexUnchanged,

@@ -44,6 +44,17 @@
 #endif
 
 /*
+ * A relation's file number, an Oid (16 renamed rd_node to rd_locator and
+ * named the type RelFileNumber)
+ */
+typedef Oid BtRelFileNumber;
+#if PG_VERSION_NUM >= 160000
+#define BT_REL_FILENUMBER(rel)	((rel)->rd_locator.relNumber)
+#else
+#define BT_REL_FILENUMBER(rel)	((rel)->rd_node.relNode)
+#endif
+
+/*
  * 18 lets a module name itself and its version in its magic block
  * (pg_get_loaded_modules() reports them).  BLOOMTYPE_VERSION comes from
  * the Makefile, which reads bloomtype.control's default_version.
