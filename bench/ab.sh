@@ -57,7 +57,13 @@ q() { psql -X -q -v ON_ERROR_STOP=1 "$@"; }
 
 q -c "CREATE EXTENSION bloomtype"
 q -v rows="$rows" -f bench/data.sql
-q -c "VACUUM ANALYZE users, probes, filters"
+# the other families' filters of the same keys, and the probes in arrays of 1,000
+q <<SQL
+CREATE TABLE families AS
+    SELECT counting_agg(user_id, $rows, 0.01) AS c, cuckoo_agg(user_id, $rows, 0.01) AS k FROM users;
+CREATE TABLE probe_arrays AS SELECT array_agg(id) AS ids FROM probes GROUP BY id / 1000;
+SQL
+q -c "VACUUM ANALYZE users, probes, filters, families, probe_arrays"
 for lib in base head; do
     so="$AB_DIR/$lib.so"
     q <<SQL
@@ -78,6 +84,14 @@ CREATE AGGREGATE $lib.bagg(bigint, bigint, float8) (SFUNC = $lib.trans, STYPE = 
     PARALLEL = SAFE);
 CREATE FUNCTION $lib.contains(bloomfilter, bigint) RETURNS boolean
     AS '$so', 'bloom_contains_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION $lib.contains(countingbloom, bigint) RETURNS boolean
+    AS '$so', 'counting_contains_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION $lib.contains(cuckoofilter, bigint) RETURNS boolean
+    AS '$so', 'cuckoo_contains_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION $lib.contains_each(countingbloom, anyarray) RETURNS boolean[]
+    AS '$so', 'counting_batch_contains_each' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION $lib.contains_each(cuckoofilter, anyarray) RETURNS boolean[]
+    AS '$so', 'cuckoo_batch_contains_each' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 SQL
 done
 
@@ -126,3 +140,7 @@ ab_case "bloom_agg(user_id), serial" "$serial" "SELECT pg_column_size(LIB.bagg(u
 ab_case "bloom_agg(user_id, $rows, 0.01), 2 workers" "$par" "SELECT pg_column_size(LIB.bagg(user_id, $rows, 0.01)) FROM users"
 ab_case "bloom_agg(user_id), 2 workers" "$par" "SELECT pg_column_size(LIB.bagg(user_id)) FROM users"
 ab_case "bloom_contains of 1M probes (stored filter)" "$serial" "SELECT count(*) FROM probes WHERE LIB.contains((SELECT f FROM filters WHERE name = 'users'), id)"
+ab_case "counting_contains of 1M probes (stored filter)" "$serial" "SELECT count(*) FROM probes WHERE LIB.contains((SELECT c FROM families), id)"
+ab_case "cuckoo_contains of 1M probes (stored filter)" "$serial" "SELECT count(*) FROM probes WHERE LIB.contains((SELECT k FROM families), id)"
+ab_case "counting_contains_each, 1M probes in arrays of 1,000" "$serial" "SELECT sum(cardinality(LIB.contains_each((SELECT c FROM families), ids))) FROM probe_arrays"
+ab_case "cuckoo_contains_each, 1M probes in arrays of 1,000" "$serial" "SELECT sum(cardinality(LIB.contains_each((SELECT k FROM families), ids))) FROM probe_arrays"
