@@ -38,9 +38,20 @@
 #define FRAGMENT_HEADER	(2 * sizeof(OffsetNumber))
 
 /*
+ * Where a data page's special space (BfiOpaque) is: the image of a written
+ * page has no header of its own to find it by
+ */
+#define OPAQUE_OFFSET	(BLCKSZ - BFI_SPECIAL_SIZE)
+#define IMAGE_OPAQUE(w)	((BfiOpaque *) ((w)->image.data + OPAQUE_OFFSET))
+
+StaticAssertDecl(sizeof(BfiOpaque) == BFI_SPECIAL_SIZE,
+				 "a data page's special space is its BfiOpaque");
+
+/*
  * Starts writing page p of layer number layer (of m) in buf, which the
  * caller has pinned and locked exclusively; a page no key has written yet
- * is made here.
+ * is made here, whole, in the image.  Of a written page the image holds
+ * only the blocks keys touch (copied when first touched) and the count.
  */
 void
 bfi_write_begin(BfiPageWrite *w, Relation index, Buffer buf, const BfiMeta *m,
@@ -58,7 +69,7 @@ bfi_write_begin(BfiPageWrite *w, Relation index, Buffer buf, const BfiMeta *m,
 	else
 	{
 		bfi_check_data_page(index, page, m, layer, p);
-		memcpy(w->image.data, page, BLCKSZ);
+		memcpy(IMAGE_OPAQUE(w), page + OPAQUE_OFFSET, sizeof(BfiOpaque));
 	}
 }
 
@@ -72,12 +83,15 @@ bfi_write_key(BfiPageWrite *w, uint32 off, int k, uint64 h)
 {
 	uint8	   *blk = (uint8 *) w->image.data + off;
 	uint32		b = (off - BFI_DATA_OFFSET) / BLOOM_BLOCK_BYTES;
+	uint64		bit = UINT64CONST(1) << (b % 64);
 
+	if (!w->isnew && !(w->touched[b / 64] & bit))
+		memcpy(blk, BufferGetPage(w->buf) + off, BLOOM_BLOCK_BYTES);
+	w->touched[b / 64] |= bit;
 	if (bloom_block_test(blk, k, h))
 		return false;
 	bloom_block_set(blk, k, h);
-	bfi_opaque(w->image.data)->nitems++;
-	w->touched[b / 64] |= UINT64CONST(1) << (b % 64);
+	IMAGE_OPAQUE(w)->nitems++;
 	w->changed = true;
 	return true;
 }
@@ -86,7 +100,7 @@ bfi_write_key(BfiPageWrite *w, uint32 off, int k, uint64 h)
 uint64
 bfi_write_nitems(const BfiPageWrite *w)
 {
-	return bfi_opaque((Page) w->image.data)->nitems;
+	return IMAGE_OPAQUE(w)->nitems;
 }
 
 /*
@@ -145,7 +159,7 @@ void
 bfi_write_finish(BfiPageWrite *w)
 {
 	Page		page = BufferGetPage(w->buf);
-	Size		special = ((PageHeader) w->image.data)->pd_special;
+	Size		special = OPAQUE_OFFSET;
 	Size		len = 0;
 
 	if (!w->changed && !w->isnew)
