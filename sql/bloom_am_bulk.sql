@@ -1,0 +1,97 @@
+-- The keys a transaction inserts into a bloomfilter index wait in the
+-- backend's pending keys and are written page by page (src/am/
+-- bfi_pending.c).  What a user sees stays as it was: the inserting session
+-- finds its own uncommitted keys, in later statements, through the batch
+-- form and in parallel workers; a committed key is found; a rollback of
+-- the transaction or of a savepoint leaves every committed key; a
+-- TRUNCATE or a REINDEX in the transaction drops the pending keys of the
+-- old contents; and the pending keys of a statement of any length hold at
+-- most 512 kB an index.  (Crashes, standbys and concurrent loaders:
+-- t/006_am_concurrency.pl, t/007_am_crash.pl, t/008_am_standby.pl.)
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS bloomtype;
+RESET client_min_messages;
+
+CREATE TABLE bk (id bigint, email text);
+CREATE INDEX bk_id ON bk USING bloomfilter (id);
+CREATE INDEX bk_email ON bk USING bloomfilter (email);
+
+-- 1. the inserting session sees its keys before it commits: 70,000 rows
+-- fill the pending keys once (65,536) and leave the rest pending
+BEGIN;
+INSERT INTO bk SELECT g, 'u' || g FROM generate_series(1, 70000) g;
+SELECT count(*) FILTER (WHERE NOT bloom_index_contains('bk_id', id)) AS id_missing,
+       count(*) FILTER (WHERE NOT bloom_index_contains('bk_email', email)) AS email_missing
+  FROM bk;
+INSERT INTO bk SELECT g, 'u' || g FROM generate_series(70001, 70100) g;
+SELECT count(*) FILTER (WHERE NOT found) AS missing_in_batch
+  FROM unnest(bloom_index_contains_each('bk_id',
+                ARRAY(SELECT g::bigint FROM generate_series(1, 70100) g))) found;
+COMMIT;
+SELECT count(*) FILTER (WHERE NOT bloom_index_contains('bk_id', id)) AS missing_after_commit
+  FROM bk;
+
+-- 2. a query that may run in parallel workers, after an insert in the same
+-- transaction: the workers read the pages, which hold the keys by then
+BEGIN;
+INSERT INTO bk SELECT g, 'u' || g FROM generate_series(100001, 160000) g;
+SET LOCAL parallel_setup_cost = 0;
+SET LOCAL parallel_tuple_cost = 0;
+SET LOCAL min_parallel_table_scan_size = 0;
+SET LOCAL max_parallel_workers_per_gather = 2;
+SELECT count(*) FILTER (WHERE NOT bloom_index_contains('bk_id', id)) AS missing_parallel
+  FROM bk WHERE id > 100000;
+COMMIT;
+
+-- 3. rollbacks: of a transaction (its keys may or may not have been
+-- written: false positives), of a savepoint; every committed key stays
+BEGIN;
+INSERT INTO bk SELECT g, 'u' || g FROM generate_series(200001, 210000) g;
+ROLLBACK;
+BEGIN;
+INSERT INTO bk SELECT g, 'u' || g FROM generate_series(210001, 211000) g;
+SAVEPOINT s;
+INSERT INTO bk SELECT g, 'u' || g FROM generate_series(211001, 212000) g;
+ROLLBACK TO SAVEPOINT s;
+INSERT INTO bk SELECT g, 'u' || g FROM generate_series(212001, 213000) g;
+COMMIT;
+SELECT count(*) AS rows_kept,
+       count(*) FILTER (WHERE NOT bloom_index_contains('bk_id', id)) AS id_missing,
+       count(*) FILTER (WHERE NOT bloom_index_contains('bk_email', email)) AS email_missing
+  FROM bk;
+
+-- 4. a TRUNCATE after inserts in the same transaction: the keys of the
+-- rows it removed are not written into the new file (at most the rate's
+-- share of them is found); a REINDEX: its build reads the rows, and the
+-- pending keys are not needed
+CREATE TABLE bt (id bigint);
+CREATE INDEX bt_id ON bt USING bloomfilter (id) WITH (min_capacity = 25000);
+BEGIN;
+INSERT INTO bt SELECT generate_series(1, 20000);
+TRUNCATE bt;
+INSERT INTO bt SELECT -g FROM generate_series(1, 5000) g;
+COMMIT;
+SELECT count(*) FILTER (WHERE bloom_index_contains('bt_id', g::bigint)) < 400 AS truncated_keys_gone,
+       (SELECT count(*) FROM bt WHERE NOT bloom_index_contains('bt_id', id)) AS missing
+  FROM generate_series(1, 20000) g;
+BEGIN;
+INSERT INTO bt SELECT generate_series(1, 20000);
+REINDEX INDEX bt_id;
+INSERT INTO bt SELECT generate_series(20001, 21000);
+COMMIT;
+SELECT count(*) FILTER (WHERE NOT bloom_index_contains('bt_id', id)) AS missing_after_reindex
+  FROM bt;
+
+-- 5. memory: 300,000 rows in one statement with two indexes keep at most
+-- 512 kB of pending keys each in the transaction's memory (their hashes
+-- would take 4.8 MB); the keys are all found
+BEGIN;
+INSERT INTO bk SELECT g, 'u' || g FROM generate_series(1000001, 1300000) g;
+SELECT total_bytes < 3 * 1024 * 1024 AS pending_bounded
+  FROM pg_backend_memory_contexts WHERE name = 'TopTransactionContext';
+SELECT count(*) FILTER (WHERE NOT bloom_index_contains('bk_id', id)) AS id_missing,
+       count(*) FILTER (WHERE NOT bloom_index_contains('bk_email', email)) AS email_missing
+  FROM bk WHERE id > 1000000;
+COMMIT;
+
+DROP TABLE bk, bt;
