@@ -51,6 +51,57 @@ bfi_target_meta(BfiTarget *t, const BloomKeyInfo *ki)
 	return c;
 }
 
+/*
+ * The bytes of the metapage contents that say what m says: its fields and
+ * its first nlayers layers.  The rest of the layer table is zero in any
+ * metapage that decoded (bfi_meta_check), and only a new layer (bfi_grow)
+ * or a build writes it, each changing nlayers or the generation too.
+ */
+static inline size_t
+meta_used(const BfiMeta *m)
+{
+	return offsetof(BfiMeta, layers) + (size_t) m->nlayers * sizeof(BfiLayer);
+}
+
+/*
+ * The metapage of leaf (its index open as index), checked for probes of ki
+ * (none when NULL), as a call site keeps it (bfi_site.c).  The page is read
+ * on every call, as a new layer appears there, but it is decoded and
+ * checked again only when its bytes differ from those decoded last (read
+ * under the share lock).  Then the file's length is asked again too, on
+ * its next use: the file grew with the new layer, or was made anew by a
+ * build (a REINDEX also changes the relcache, and with it the call site's
+ * cache; a TRUNCATE of a table made in the same transaction rebuilds the
+ * index in place, with a new metapage).  Between those changes no probe
+ * asks the file's length (an lseek) for pages it has seen.
+ */
+BfiCache *
+bfi_leaf_meta(Relation index, BfiLeaf *leaf, const BloomKeyInfo *ki)
+{
+	Buffer		buf = ReadBuffer(index, BFI_META_BLKNO);
+	Page		page;
+
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buf);
+	if (!leaf->have_meta ||
+		memcmp(PageGetContents(page), &leaf->cache.meta,
+			   meta_used(&leaf->cache.meta)) != 0)
+	{
+		leaf->have_meta = false;
+		leaf->probe_checked = false;
+		bfi_meta_from_page(index, page, &leaf->cache.meta);
+		leaf->cache.known_nblocks = 0;
+		leaf->have_meta = true;
+	}
+	UnlockReleaseBuffer(buf);
+	if (ki && !leaf->probe_checked)
+	{
+		check_probe(&leaf->cache.meta, ki);
+		leaf->probe_checked = true;
+	}
+	return &leaf->cache;
+}
+
 /* Whether layer i of the cached metapage may hold h (reads one page) */
 bool
 bfi_probe_layer(Relation index, BfiCache *c, unsigned i, uint64 h)
