@@ -229,9 +229,6 @@ bfi_route_node(Relation index, Oid heapoid, BfiTargets *out)
 	return node;
 }
 
-static void collect(BfiRouteNode *node, const BloomKeyInfo *ki, const Datum *key,
-					BfiTargets *out);
-
 /*
  * Adds what partition i of node holds to out: its leaf, or (through its
  * own node) the leaves under it that key routes to, every one when key is
@@ -265,17 +262,18 @@ collect_part(BfiRouteNode *node, int i, const BloomKeyInfo *ki,
 	if (p->is_leaf)
 		bfi_targets_add(out, p->leaf);
 	else
-		collect(p->sub, ki, key, out);
+		bfi_route_collect(p->sub, ki, key, out);
 }
 
 /*
- * Adds to out the leaves under node that a probe of key asks: the one
- * partition it routes to (or the leaves under it), none, or all when it
- * cannot route or key is NULL.
+ * Adds to out the leaf indexes a probe of key (described by ki) asks under
+ * node, whose table and index the caller locked: the one partition the key
+ * routes to (or the leaves under it), none, or every leaf when it cannot
+ * route or key is NULL (a batch asks them all).
  */
-static void
-collect(BfiRouteNode *node, const BloomKeyInfo *ki, const Datum *key,
-		BfiTargets *out)
+void
+bfi_route_collect(BfiRouteNode *node, const BloomKeyInfo *ki, const Datum *key,
+				  BfiTargets *out)
 {
 	Datum		value;
 	int			part;
@@ -297,17 +295,4 @@ collect(BfiRouteNode *node, const BloomKeyInfo *ki, const Datum *key,
 	}
 	for (int i = 0; i < node->nparts; i++)
 		collect_part(node, i, NULL, NULL, out);
-}
-
-/*
- * Adds to out the leaf indexes a probe of key (described by ki) asks of the
- * partitioned index whose node is node, its table and index locked by the
- * caller: the partition the key routes to, none, or every leaf (also when
- * key is NULL: a batch asks them all).
- */
-void
-bfi_route_collect(BfiRouteNode *node, const BloomKeyInfo *ki, const Datum *key,
-				  BfiTargets *out)
-{
-	collect(node, ki, key, out);
 }

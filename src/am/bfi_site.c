@@ -52,7 +52,10 @@
 
 /*
  * Moves on every invalidation that may change what an entry holds (see
- * above); backend-wide because invalidation callbacks are
+ * above).  The one piece of backend-wide state: PostgreSQL's invalidation
+ * callbacks are process-wide, registered once per backend into a fixed
+ * list, and cannot reach a call site's fn_extra; each entry compares the
+ * generation it was built under instead.
  */
 static uint64 site_generation = 0;
 static bool site_callbacks_registered = false;
