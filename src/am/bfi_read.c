@@ -13,8 +13,10 @@
  * answer includes the keys of rows deleted, updated away, or written by
  * transactions that aborted or are still running: false positives, never
  * false negatives.  The SQL functions of bfi_funcs.c call these for each
- * index bfi_access.c opened; an insert (bfi_insert.c) asks the older
- * layers with bfi_probe_layer before it adds a key.
+ * index bfi_access.c opened, or a call site keeps (bfi_site.c: its
+ * metapage is read every call and decoded again only when it changed); an
+ * insert (bfi_insert.c) asks the older layers with bfi_probe_layer before
+ * it adds a key.
  *
  *-------------------------------------------------------------------------
  */
