@@ -25,7 +25,8 @@ CUCKOO_SRCS = src/cuckoo/cf_value.c src/cuckoo/cf_funcs.c \
 AM_SRCS = src/am/bfi_handler.c src/am/bfi_pages.c src/am/bfi_build.c \
 	src/am/bfi_insert.c src/am/bfi_pending.c src/am/bfi_wal.c \
 	src/am/bfi_validate.c src/am/bfi_access.c \
-	src/am/bfi_citus.c src/am/bfi_route.c src/am/bfi_read.c src/am/bfi_funcs.c
+	src/am/bfi_citus.c src/am/bfi_route.c src/am/bfi_site.c src/am/bfi_read.c \
+	src/am/bfi_funcs.c
 
 OBJS = bloom_ext.o $(PG_SRCS:.c=.o) $(BLOOM_SRCS:.c=.o) $(AM_SRCS:.c=.o) \
 	$(COUNTING_SRCS:.c=.o) $(CUCKOO_SRCS:.c=.o) \
@@ -36,7 +37,7 @@ DATA = bloomtype--1.0.sql bloomtype--1.0--1.1.sql bloomtype--1.1--1.2.sql \
 DATA_built = bloomtype--1.6.sql
 PGFILEDESC = "bloomtype - probabilistic filter data types"
 
-REGRESS = bloom_io bloom_install bloom_module bloom_funcs bloom_keys bloom_agg bloom_setops bloom_stats bloom_cache bloom_memory bloom_hostile bloom_batch bloom_scalable bloom_am bloom_am_plans bloom_am_bulk bloom_am_errors bloom_am_partition counting_funcs cuckoo_funcs forget_agg forget_random counting_hostile cuckoo_hostile bloom_upgrade bloom_trusted bloom_cancel
+REGRESS = bloom_io bloom_install bloom_module bloom_funcs bloom_keys bloom_agg bloom_setops bloom_stats bloom_cache bloom_memory bloom_hostile bloom_batch bloom_scalable bloom_am bloom_am_plans bloom_am_bulk bloom_am_errors bloom_am_partition bloom_am_cache counting_funcs cuckoo_funcs forget_agg forget_random counting_hostile cuckoo_hostile bloom_upgrade bloom_trusted bloom_cancel
 
 PG_CPPFLAGS = $(CORE_CFLAGS) -I$(srcdir)/src/pg -I$(srcdir)/src/am \
 	-I$(srcdir)/src/counting -I$(srcdir)/src/cuckoo \

@@ -15,6 +15,10 @@
  * table read on a coordinator or worker: the table there is a shell whose
  * rows live in its shards, each with its own index (bfi_citus.c).
  *
+ * bloom_index_contains and bloom_index_contains_each run these checks once
+ * per call site and keep the result (bfi_site.c); every reader, checked
+ * here or kept there, opens an index through bfi_index_open_read.
+ *
  *-------------------------------------------------------------------------
  */
 #include "bfindex.h"
@@ -55,6 +59,23 @@ bfi_caller_name(BfiCaller caller)
 	return caller_names[caller];
 }
 
+/*
+ * Opens index indexoid for a reader: the one place where every SQL function
+ * that reads an index opens it, whether with the checks of open_index or
+ * through a call site's cache (bfi_site.c), so that whatever must happen
+ * before an index is read belongs here.  lockmode is NoLock when the caller
+ * holds the lock already.  The index may be a partitioned one (no pages).
+ */
+Relation
+bfi_index_open_read(Oid indexoid, LOCKMODE lockmode)
+{
+	Relation	index = index_open(indexoid, lockmode);
+
+	/* this backend's own keys first: it sees what it inserted */
+	bfi_pending_flush_index(index);
+	return index;
+}
+
 /* Locks the table of indexoid, then opens the index (amcheck's order) */
 static Relation
 open_index(Oid indexoid, Oid *heapoid)
@@ -74,7 +95,7 @@ open_index(Oid indexoid, Oid *heapoid)
 				 errmsg("\"%s\" is not an index", get_rel_name(indexoid)),
 				 errhint("Pass the name of a bloomfilter index, such as one made by CREATE INDEX ... USING bloomfilter (column).")));
 	LockRelationOid(*heapoid, AccessShareLock);
-	index = index_open(indexoid, AccessShareLock);
+	index = bfi_index_open_read(indexoid, AccessShareLock);
 	if (IndexGetRelation(indexoid, false) != *heapoid)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
@@ -148,15 +169,9 @@ rls:
 }
 
 
-/* The child indexes of a partitioned index, with their tables */
-typedef struct ChildIndexes
-{
-	List	   *oids;
-	Oid		   *heaps;			/* the table of each, looked up once */
-} ChildIndexes;
-
-static void
-load_children(ChildIndexes *ci, Oid indexoid)
+/* The child indexes of partitioned index indexoid, and the table of each */
+void
+bfi_load_children(BfiChildIndexes *ci, Oid indexoid)
 {
 	int			j = 0;
 	ListCell   *lc;
@@ -167,44 +182,37 @@ load_children(ChildIndexes *ci, Oid indexoid)
 		ci->heaps[j++] = IndexGetRelation(lfirst_oid(lc), true);
 }
 
-/*
- * The child index on partition partoid of table heap.  A partition without
- * one is an error: a foreign table's rows are not indexed, and a filter
- * that skipped them would answer "absent" for keys the table has.
- */
-static Oid
-child_on(const ChildIndexes *ci, Relation heap, Oid partoid)
+/* The child index on partition partoid, or InvalidOid when it has none */
+Oid
+bfi_child_lookup(const BfiChildIndexes *ci, Oid partoid)
 {
 	for (int j = 0; j < list_length(ci->oids); j++)
 		if (ci->heaps[j] == partoid)
 			return list_nth_oid(ci->oids, j);
-	ereport(ERROR,
-			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-			 errmsg("partition \"%s\" of table \"%s\" has no bloomfilter index",
-					get_rel_name(partoid), RelationGetRelationName(heap)),
-			 errdetail("Its rows are not in the filter (a foreign table is not indexed), so the index cannot answer for the whole table."),
-			 errhint("Ask the indexes of the other partitions, or detach that partition.")));
-	return InvalidOid;			/* keep compiler quiet */
+	return InvalidOid;
 }
 
-static void
-free_children(ChildIndexes *ci)
+void
+bfi_free_children(BfiChildIndexes *ci)
 {
 	list_free(ci->oids);
 	pfree(ci->heaps);
 }
 
-/* The child of partitioned index indexoid (of table heap) on partition partoid */
-Oid
-bfi_child_index_on(Oid indexoid, Relation heap, Oid partoid)
+/*
+ * The ERROR for partition partoid of table heapoid, which has no child of
+ * the index asked: a foreign table's rows are not indexed, and a filter
+ * that skipped them would answer "absent" for keys the table has.
+ */
+void
+bfi_no_child_index(Oid partoid, Oid heapoid)
 {
-	ChildIndexes ci;
-	Oid			child;
-
-	load_children(&ci, indexoid);
-	child = child_on(&ci, heap, partoid);
-	free_children(&ci);
-	return child;
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("partition \"%s\" of table \"%s\" has no bloomfilter index",
+					get_rel_name(partoid), get_rel_name(heapoid)),
+			 errdetail("Its rows are not in the filter (a foreign table is not indexed), so the index cannot answer for the whole table."),
+			 errhint("Ask the indexes of the other partitions, or detach that partition.")));
 }
 
 /*
@@ -216,13 +224,17 @@ add_partitions(List *targets, Oid indexoid, Oid heapoid)
 {
 	Relation	heap = table_open(heapoid, NoLock);
 	PartitionDesc pd = RelationGetPartitionDesc(heap, true);
-	ChildIndexes ci;
+	BfiChildIndexes ci;
 
-	load_children(&ci, indexoid);
+	bfi_load_children(&ci, indexoid);
 	for (int i = 0; i < pd->nparts; i++)
 	{
-		Oid			child = child_on(&ci, heap, pd->oids[i]);
-		BfiTarget  *t = palloc0_object(BfiTarget);
+		Oid			child = bfi_child_lookup(&ci, pd->oids[i]);
+		BfiTarget  *t;
+
+		if (!OidIsValid(child))
+			bfi_no_child_index(pd->oids[i], heapoid);
+		t = palloc0_object(BfiTarget);
 
 		t->indexoid = child;
 		t->index = open_index(child, &t->heapoid);
@@ -236,7 +248,7 @@ add_partitions(List *targets, Oid indexoid, Oid heapoid)
 			targets = lappend(targets, t);
 	}
 	table_close(heap, NoLock);
-	free_children(&ci);
+	bfi_free_children(&ci);
 	return targets;
 }
 

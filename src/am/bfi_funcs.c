@@ -9,7 +9,9 @@
  * answers for all its partitions; bfi_route.c picks the one partition a
  * probe's key belongs to, where it can), reads them with bfi_read.c, and
  * makes its answer from what they hold: a boolean, an array of them, the
- * union of the snapshots, a row of sums.
+ * union of the snapshots, a row of sums.  The two probes, which a query
+ * may call once a row, go through their call site's entry (bfi_site.c),
+ * which runs the checks and the routing's catalog reads once.
  *
  *-------------------------------------------------------------------------
  */
@@ -23,28 +25,29 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 
+/*
+ * bloom_index_contains(index, key): whether the index, or the partitions
+ * the key routes to, may hold the key.  Per row, the checks, the routing
+ * and the decoded metapages come from the call site's entry (bfi_site.c).
+ */
 static Datum
 index_contains(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 {
 	BloomKeyInfo *ki = bt_cache_key(fcinfo, enc, false);
-	BfiTarget  *index = bfi_open_checked(PG_GETARG_OID(0), BFI_CALLER_CONTAINS);
-	List	   *targets = bfi_route_targets(index, ki, PG_GETARG_DATUM(1));
-	ListCell   *lc;
+	Datum		key = PG_GETARG_DATUM(1);
+	BfiLeaf   **leaves;
+	int			n = bfi_site_targets(fcinfo, PG_GETARG_OID(0), BFI_CALLER_CONTAINS,
+									 ki, &key, &leaves);
 	bool		found = false;
 
-	foreach(lc, targets)
+	for (int i = 0; i < n && !found; i++)
 	{
-		BfiTarget  *t = (BfiTarget *) lfirst(lc);
-		BfiCache   *c = bfi_target_meta(t, ki);
+		Relation	index = bfi_index_open_read(leaves[i]->indexoid, NoLock);
+		BfiCache   *c = bfi_leaf_meta(index, leaves[i], ki);
 
-		if (bfi_probe_hash(t->index, c, bloom_key_hash_fast(ki, PG_GETARG_DATUM(1),
-															c->meta.seed)))
-		{
-			found = true;
-			break;
-		}
+		found = bfi_probe_hash(index, c, bloom_key_hash_fast(ki, key, c->meta.seed));
+		index_close(index, NoLock);
 	}
-	bfi_close_targets(targets);
 	PG_RETURN_BOOL(found);
 }
 
@@ -110,8 +113,8 @@ bloom_index_contains_each(PG_FUNCTION_ARGS)
 	uint32	   *pending;
 	uint32	   *order;
 	uint64		seed = 0;
-	List	   *targets;
-	ListCell   *lc;
+	BfiLeaf   **leaves;
+	int			nleaves;
 	ArrayType  *result = result_like(keys, n, &found, &nvalues);
 
 	get_typlenbyvalalign(ARR_ELEMTYPE(keys), &typlen, &typbyval, &typalign);
@@ -119,14 +122,15 @@ bloom_index_contains_each(PG_FUNCTION_ARGS)
 	pending = palloc_array(uint32, Max(n, 1));
 	order = palloc_array(uint32, Max(n, 1));
 
-	targets = bfi_open_targets(PG_GETARG_OID(0), BFI_CALLER_CONTAINS_EACH);
-	foreach(lc, targets)
+	nleaves = bfi_site_targets(fcinfo, PG_GETARG_OID(0),
+							   BFI_CALLER_CONTAINS_EACH, ki, NULL, &leaves);
+	for (int i = 0; i < nleaves; i++)
 	{
-		BfiTarget  *t = (BfiTarget *) lfirst(lc);
-		BfiCache   *c = bfi_target_meta(t, ki);
+		Relation	index = bfi_index_open_read(leaves[i]->indexoid, NoLock);
+		BfiCache   *c = bfi_leaf_meta(index, leaves[i], ki);
 		uint32		npending = 0;
 
-		if (lc == list_head(targets))
+		if (i == 0)
 		{
 			/* the non-NULL elements' hashes, in order */
 			array_iter	it;
@@ -152,9 +156,9 @@ bloom_index_contains_each(PG_FUNCTION_ARGS)
 		for (uint32 j = 0; j < nvalues; j++)
 			if (!found[j])
 				pending[npending++] = j;
-		bfi_probe_batch(t->index, c, h, found, pending, npending, order);
+		bfi_probe_batch(index, c, h, found, pending, npending, order);
+		index_close(index, NoLock);
 	}
-	bfi_close_targets(targets);
 	PG_RETURN_ARRAYTYPE_P(result);
 }
 

@@ -55,8 +55,8 @@ bfi_cache_copy(Relation index)
 }
 
 /* Decodes the metapage in page into m, or reports the index corrupted */
-static void
-meta_from_page(Relation index, Page page, BfiMeta *m)
+void
+bfi_meta_from_page(Relation index, Page page, BfiMeta *m)
 {
 	BfiStatus	st = bfi_meta_decode((const uint8 *) page, m);
 
@@ -89,7 +89,7 @@ bfi_meta_for_index(Relation index, BfiMeta *m)
 	Buffer		buf = ReadBuffer(index, BFI_META_BLKNO);
 
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
-	meta_from_page(index, BufferGetPage(buf), m);
+	bfi_meta_from_page(index, BufferGetPage(buf), m);
 	UnlockReleaseBuffer(buf);
 }
 

@@ -13,8 +13,10 @@
  * answer includes the keys of rows deleted, updated away, or written by
  * transactions that aborted or are still running: false positives, never
  * false negatives.  The SQL functions of bfi_funcs.c call these for each
- * index bfi_access.c opened; an insert (bfi_insert.c) asks the older
- * layers with bfi_probe_layer before it adds a key.
+ * index bfi_access.c opened, or a call site keeps (bfi_site.c: its
+ * metapage is read every call and decoded again only when it changed); an
+ * insert (bfi_insert.c) asks the older layers with bfi_probe_layer before
+ * it adds a key.
  *
  *-------------------------------------------------------------------------
  */
@@ -43,15 +45,63 @@ check_probe(const BfiMeta *m, const BloomKeyInfo *ki)
 BfiCache *
 bfi_target_meta(BfiTarget *t, const BloomKeyInfo *ki)
 {
-	BfiCache   *c;
+	BfiCache   *c = bfi_cache_copy(t->index);
 
-	/* this backend's own keys first: it sees what it inserted */
-	bfi_pending_flush_index(t->index);
-	c = bfi_cache_copy(t->index);
 	bfi_meta_for_index(t->index, &c->meta);
 	if (ki)
 		check_probe(&c->meta, ki);
 	return c;
+}
+
+/*
+ * The bytes of the metapage contents that say what m says: its fields and
+ * its first nlayers layers.  The rest of the layer table is zero in any
+ * metapage that decoded (bfi_meta_check), and only a new layer (bfi_grow)
+ * or a build writes it, each changing nlayers or the generation too.
+ */
+static inline size_t
+meta_used(const BfiMeta *m)
+{
+	return offsetof(BfiMeta, layers) + (size_t) m->nlayers * sizeof(BfiLayer);
+}
+
+/*
+ * The metapage of leaf (its index open as index), checked for probes of ki
+ * (none when NULL), as a call site keeps it (bfi_site.c).  The page is read
+ * on every call, as a new layer appears there, but it is decoded and
+ * checked again only when its bytes differ from those decoded last (read
+ * under the share lock).  Then the file's length is asked again too, on
+ * its next use: the file grew with the new layer, or was made anew by a
+ * build (a REINDEX also changes the relcache, and with it the call site's
+ * cache; a TRUNCATE of a table made in the same transaction rebuilds the
+ * index in place, with a new metapage).  Between those changes no probe
+ * asks the file's length (an lseek) for pages it has seen.
+ */
+BfiCache *
+bfi_leaf_meta(Relation index, BfiLeaf *leaf, const BloomKeyInfo *ki)
+{
+	Buffer		buf = ReadBuffer(index, BFI_META_BLKNO);
+	Page		page;
+
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buf);
+	if (!leaf->have_meta ||
+		memcmp(PageGetContents(page), &leaf->cache.meta,
+			   meta_used(&leaf->cache.meta)) != 0)
+	{
+		leaf->have_meta = false;
+		leaf->probe_checked = false;
+		bfi_meta_from_page(index, page, &leaf->cache.meta);
+		leaf->cache.known_nblocks = 0;
+		leaf->have_meta = true;
+	}
+	UnlockReleaseBuffer(buf);
+	if (ki && !leaf->probe_checked)
+	{
+		check_probe(&leaf->cache.meta, ki);
+		leaf->probe_checked = true;
+	}
+	return &leaf->cache;
 }
 
 /* Whether layer i of the cached metapage may hold h (reads one page) */

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * bfi_route.c
- *		The partition a probe of a partitioned bloomfilter index asks: when
+ *		The partitions a probe of a partitioned bloomfilter index asks: when
  *		the index's column is the table's partition key, only the partition
  *		the key would be stored in can hold it.
  *
@@ -20,14 +20,20 @@
  * compute_partition_hash_value: list and range bounds by binary search,
  * hash by the remainder of the row hash, the default partition otherwise.
  *
+ * What routing needs of a partitioned table is read once per call site
+ * (bfi_site.c) into a route node, in the call site's memory: whether it
+ * can route, the partition key's type, support function and collation, a
+ * copy of the bounds, and each partition's child index.  A partition that
+ * is itself partitioned gets its node, and a leaf its BfiLeaf, when a probe
+ * first reaches it, under its lock.  Every probe still locks the tables
+ * and indexes it passes through, in the order the checks of bfi_access.c
+ * take them; bfi_site.c drops the nodes on any relcache invalidation.
+ *
  *-------------------------------------------------------------------------
  */
 #include "bfindex.h"
 
 #include "access/table.h"
-#include "catalog/index.h"
-#include "catalog/partition.h"
-#include "catalog/pg_inherits.h"
 #include "catalog/pg_type.h"
 #include "partitioning/partbounds.h"
 #include "partitioning/partdesc.h"
@@ -39,9 +45,32 @@ typedef enum RouteKind
 {
 	ROUTE_ALL,					/* cannot route: ask every partition */
 	ROUTE_NONE,					/* no partition can hold the key */
-	ROUTE_ONE,					/* ask one partition */
-	ROUTE_SUBTREE				/* ask every leaf under one partition */
+	ROUTE_ONE					/* ask one partition */
 } RouteKind;
+
+/* A partition of a route node's table */
+typedef struct RoutePart
+{
+	Oid			heapoid;		/* the partition */
+	Oid			indexoid;		/* its child index; InvalidOid: none */
+	bool		is_leaf;
+	BfiRouteNode *sub;			/* a partitioned partition's, made on use */
+	BfiLeaf    *leaf;			/* a leaf's, made on use */
+} RoutePart;
+
+/* A partitioned table and its partitioned bloomfilter index */
+struct BfiRouteNode
+{
+	Oid			heapoid;
+	bool		routable;		/* partitioned on the index's column alone */
+	Oid			parttype;		/* the partition key's base type */
+	char		strategy;
+	FmgrInfo	partsupfunc;
+	Oid			partcollation;
+	PartitionBoundInfo bounds;
+	int			nparts;
+	RoutePart  *parts;			/* in the partition descriptor's order */
+};
 
 /*
  * The probe's value as a datum of the partition key's type parttype:
@@ -101,36 +130,37 @@ probe_as(Oid parttype, const BloomKeyInfo *ki, Datum key, Datum *out)
 	}
 }
 
-/* The partition of heap (its index in the partition descriptor) for value */
+/* The partition of node's table (its index in parts) for value, or -1 */
 static int
-partition_for(PartitionKey pk, PartitionDesc pd, Datum value)
+partition_for(BfiRouteNode *node, Datum value)
 {
-	PartitionBoundInfo b = pd->boundinfo;
+	PartitionBoundInfo b = node->bounds;
 	bool		isnull = false;
 	bool		equal = false;
 	int			part = -1;
 	int			off;
 
-	switch (pk->strategy)
+	switch (node->strategy)
 	{
 		case PARTITION_STRATEGY_HASH:
 			{
-				uint64		h = compute_partition_hash_value(1, pk->partsupfunc,
-															 pk->partcollation,
+				uint64		h = compute_partition_hash_value(1, &node->partsupfunc,
+															 &node->partcollation,
 															 &value, &isnull);
 
 				part = b->indexes[h % get_hash_partition_greatest_modulus(b)];
 				break;
 			}
 		case PARTITION_STRATEGY_LIST:
-			off = partition_list_bsearch(pk->partsupfunc, pk->partcollation, b,
-										 value, &equal);
+			off = partition_list_bsearch(&node->partsupfunc, &node->partcollation,
+										 b, value, &equal);
 			if (off >= 0 && equal)
 				part = b->indexes[off];
 			break;
 		case PARTITION_STRATEGY_RANGE:
-			off = partition_range_datum_bsearch(pk->partsupfunc, pk->partcollation,
-												b, 1, &value, &equal);
+			off = partition_range_datum_bsearch(&node->partsupfunc,
+												&node->partcollation, b, 1,
+												&value, &equal);
 			part = b->indexes[off + 1];
 			break;
 	}
@@ -140,96 +170,129 @@ partition_for(PartitionKey pk, PartitionDesc pd, Datum value)
 }
 
 /*
- * Routes key (described by ki) through partitioned index, of table heapoid
- * (locked by the caller): ROUTE_ONE with the leaf index to ask in *leaf,
- * ROUTE_SUBTREE with the partitioned index whose leaves to ask in *leaf,
- * ROUTE_NONE, or ROUTE_ALL.
+ * Whether a table partitioned by pk can route probes of index: partitioned
+ * on one column, the index's own, under a deterministic collation
  */
-static RouteKind
-route(Relation index, Oid heapoid, const BloomKeyInfo *ki, Datum key, Oid *leaf)
+static bool
+can_route(Relation index, PartitionKey pk)
 {
-	Relation	heap = table_open(heapoid, NoLock);
-	PartitionKey pk = RelationGetPartitionKey(heap);
-	PartitionDesc pd;
-	Datum		value;
-	RouteKind	r;
-	int			part;
-	Oid			child_heap;
-	Oid			child_index;
-
-	r = ROUTE_ALL;
-	if (pk == NULL || pk->partnatts != 1 || pk->partattrs[0] == 0 ||
-		index->rd_index->indkey.values[0] != pk->partattrs[0] ||
-		RelationGetIndexExpressions(index) != NIL ||
-		RelationGetIndexPredicate(index) != NIL ||
-		(OidIsValid(pk->partcollation[0]) &&
-		 !get_collation_isdeterministic(pk->partcollation[0])))
-		goto done;
-	r = probe_as(getBaseType(pk->parttypid[0]), ki, key, &value);
-	if (r != ROUTE_ONE)
-		goto done;
-
-	pd = RelationGetPartitionDesc(heap, true);
-	part = pd->nparts > 0 ? partition_for(pk, pd, value) : -1;
-	if (part < 0)
-	{
-		r = ROUTE_NONE;
-		goto done;
-	}
-	child_heap = pd->oids[part];
-	child_index = bfi_child_index_on(RelationGetRelid(index), heap, child_heap);
-	if (pd->is_leaf[part])
-		*leaf = child_index;
-	else
-	{
-		/* a sub-partitioned partition: route again by its own key */
-		Relation	sub;
-
-		LockRelationOid(child_heap, AccessShareLock);
-		sub = index_open(child_index, AccessShareLock);
-		r = route(sub, child_heap, ki, key, leaf);
-		index_close(sub, NoLock);
-		if (r == ROUTE_ALL)
-		{
-			/* partitioned by something else: every leaf under it */
-			r = ROUTE_SUBTREE;
-			*leaf = child_index;
-		}
-	}
-
-done:
-	table_close(heap, NoLock);
-	return r;
+	return pk != NULL && pk->partnatts == 1 && pk->partattrs[0] != 0 &&
+		index->rd_index->indkey.values[0] == pk->partattrs[0] &&
+		RelationGetIndexExpressions(index) == NIL &&
+		RelationGetIndexPredicate(index) == NIL &&
+		(!OidIsValid(pk->partcollation[0]) ||
+		 get_collation_isdeterministic(pk->partcollation[0]));
 }
 
 /*
- * The targets a probe of key asks of the index t (opened and checked by
- * bfi_access.c): t itself, one leaf, the leaves under one partition, none,
- * or every leaf.
+ * The route node of partitioned index (open) of table heapoid (locked by
+ * the caller), in out->cxt.  A table with partitions being detached
+ * concurrently has a partition descriptor that depends on the snapshot:
+ * then out->once is set, so that the node serves this call only.
  */
-List *
-bfi_route_targets(BfiTarget *t, const BloomKeyInfo *ki, Datum key)
+BfiRouteNode *
+bfi_route_node(Relation index, Oid heapoid, BfiTargets *out)
 {
-	Oid			leaf = InvalidOid;
+	Relation	heap = table_open(heapoid, NoLock);
+	PartitionKey pk = RelationGetPartitionKey(heap);
+	PartitionDesc pd = RelationGetPartitionDesc(heap, true);
+	bool		routable = can_route(index, pk);
+	MemoryContext old = MemoryContextSwitchTo(out->cxt);
+	BfiRouteNode *node = palloc0_object(BfiRouteNode);
+	BfiChildIndexes ci;
 
-	if (t->index->rd_rel->relkind != RELKIND_PARTITIONED_INDEX)
-		return list_make1(t);
-	switch (route(t->index, t->heapoid, ki, key, &leaf))
+	node->heapoid = heapoid;
+	node->routable = routable;
+	if (routable)
 	{
-		case ROUTE_NONE:
-			index_close(t->index, NoLock);
-			pfree(t);
-			return NIL;
-		case ROUTE_ONE:
-			index_close(t->index, NoLock);
-			pfree(t);
-			return list_make1(bfi_open_partition(leaf));
-		case ROUTE_SUBTREE:
-			index_close(t->index, NoLock);
-			pfree(t);
-			return bfi_open_partitions(bfi_open_partition(leaf));
-		case ROUTE_ALL:
-			break;
+		node->parttype = getBaseType(pk->parttypid[0]);
+		node->strategy = pk->strategy;
+		fmgr_info_copy(&node->partsupfunc, &pk->partsupfunc[0], out->cxt);
+		node->partcollation = pk->partcollation[0];
+		if (pd->nparts > 0)
+			node->bounds = partition_bounds_copy(pd->boundinfo, pk);
 	}
-	return bfi_open_partitions(t);
+	out->once |= pd->detached_exist;
+
+	bfi_load_children(&ci, RelationGetRelid(index));
+	node->nparts = pd->nparts;
+	node->parts = palloc0_array(RoutePart, Max(pd->nparts, 1));
+	for (int i = 0; i < pd->nparts; i++)
+	{
+		node->parts[i].heapoid = pd->oids[i];
+		node->parts[i].indexoid = bfi_child_lookup(&ci, pd->oids[i]);
+		node->parts[i].is_leaf = pd->is_leaf[i];
+	}
+	bfi_free_children(&ci);
+	MemoryContextSwitchTo(old);
+	table_close(heap, NoLock);
+	return node;
+}
+
+/*
+ * Adds what partition i of node holds to out: its leaf, or (through its
+ * own node) the leaves under it that key routes to, every one when key is
+ * NULL.  A partition's table and index are locked on every call; the
+ * first reach opens them with every check (bfi_open_partition).
+ */
+static void
+collect_part(BfiRouteNode *node, int i, const BloomKeyInfo *ki,
+			 const Datum *key, BfiTargets *out)
+{
+	RoutePart  *p = &node->parts[i];
+
+	if (!OidIsValid(p->indexoid))
+		bfi_no_child_index(p->heapoid, node->heapoid);
+	if ((p->is_leaf && p->leaf == NULL) || (!p->is_leaf && p->sub == NULL))
+	{
+		BfiTarget  *t = bfi_open_partition(p->indexoid);
+
+		if (p->is_leaf)
+			p->leaf = bfi_leaf_new(p->indexoid, t->heapoid, out->cxt);
+		else
+			p->sub = bfi_route_node(t->index, t->heapoid, out);
+		index_close(t->index, NoLock);
+		pfree(t);
+	}
+	else
+	{
+		LockRelationOid(p->heapoid, AccessShareLock);
+		LockRelationOid(p->indexoid, AccessShareLock);
+	}
+	if (p->is_leaf)
+		bfi_targets_add(out, p->leaf);
+	else
+		bfi_route_collect(p->sub, ki, key, out);
+}
+
+/*
+ * Adds to out the leaf indexes a probe of key (described by ki) asks under
+ * node, whose table and index the caller locked: the one partition the key
+ * routes to (or the leaves under it), none, or every leaf when it cannot
+ * route or key is NULL (a batch asks them all).
+ */
+void
+bfi_route_collect(BfiRouteNode *node, const BloomKeyInfo *ki, const Datum *key,
+				  BfiTargets *out)
+{
+	Datum		value;
+	int			part;
+
+	if (key != NULL && node->routable)
+	{
+		switch (probe_as(node->parttype, ki, *key, &value))
+		{
+			case ROUTE_NONE:
+				return;
+			case ROUTE_ONE:
+				part = node->nparts > 0 ? partition_for(node, value) : -1;
+				if (part >= 0)
+					collect_part(node, part, ki, key, out);
+				return;
+			case ROUTE_ALL:
+				break;
+		}
+	}
+	for (int i = 0; i < node->nparts; i++)
+		collect_part(node, i, NULL, NULL, out);
 }

@@ -79,6 +79,7 @@ extern void bfi_warn_full(Relation index, unsigned nlayers, double fpr);
 extern void bfi_grow(Relation index, BfiCache *c, unsigned nlayers, bool wait,
 					 bool warn);
 extern void bfi_meta_for_index(Relation index, BfiMeta *m);
+extern void bfi_meta_from_page(Relation index, Page page, BfiMeta *m);
 extern void bfi_check_data_page(Relation index, Page page, const BfiMeta *m,
 								unsigned layer, uint32 p);
 
@@ -153,19 +154,62 @@ typedef enum BfiCaller
 
 extern const char *bfi_caller_name(BfiCaller caller);
 
-extern Oid	bfi_child_index_on(Oid indexoid, Relation heap, Oid partoid);
+extern Relation bfi_index_open_read(Oid indexoid, LOCKMODE lockmode);
 extern BfiTarget *bfi_open_checked(Oid indexoid, BfiCaller caller);
 extern List *bfi_open_partitions(BfiTarget *t);
 extern BfiTarget *bfi_open_partition(Oid indexoid);
 extern List *bfi_open_targets(Oid indexoid, BfiCaller caller);
 extern void bfi_close_targets(List *targets);
 
+/* The child indexes of a partitioned index, with their tables */
+typedef struct BfiChildIndexes
+{
+	List	   *oids;
+	Oid		   *heaps;			/* the table of each, looked up once */
+} BfiChildIndexes;
+
+extern void bfi_load_children(BfiChildIndexes *ci, Oid indexoid);
+extern Oid	bfi_child_lookup(const BfiChildIndexes *ci, Oid partoid);
+extern void bfi_free_children(BfiChildIndexes *ci);
+extern void bfi_no_child_index(Oid partoid, Oid heapoid);
+
 /* bfi_citus.c: indexes of Citus tables, whose rows are in their shards */
 extern bool bfi_is_citus_table(Oid heapoid);
 extern void bfi_citus_table_error(BfiTarget *t, BfiCaller caller);
 
-/* bfi_route.c: the partition a probe asks */
-extern List *bfi_route_targets(BfiTarget *t, const BloomKeyInfo *ki, Datum key);
+/* bfi_site.c: what a call site keeps of the indexes it reads (fn_extra) */
+typedef struct BfiLeaf
+{
+	Oid			heapoid;
+	Oid			indexoid;		/* a bloomfilter index with pages */
+	bool		have_meta;		/* cache.meta: the metapage last decoded */
+	bool		probe_checked;	/* the call site's key checked against it */
+	BfiCache	cache;			/* its metapage and the file's known length;
+								 * cache.key unused (NULL) */
+} BfiLeaf;
+
+/* The leaves a call asks, in the order it asks them */
+typedef struct BfiTargets
+{
+	BfiLeaf   **leaves;
+	int			n;
+	int			max;
+	MemoryContext cxt;			/* where leaves and route nodes live */
+	bool		once;			/* something read is good for one call only */
+} BfiTargets;
+
+extern int	bfi_site_targets(FunctionCallInfo fcinfo, Oid indexoid,
+							 BfiCaller caller, const BloomKeyInfo *ki,
+							 const Datum *key, BfiLeaf ***leaves);
+extern BfiLeaf *bfi_leaf_new(Oid indexoid, Oid heapoid, MemoryContext cxt);
+extern void bfi_targets_add(BfiTargets *out, BfiLeaf *leaf);
+
+/* bfi_route.c: the partitions a probe asks */
+typedef struct BfiRouteNode BfiRouteNode;
+
+extern BfiRouteNode *bfi_route_node(Relation index, Oid heapoid, BfiTargets *out);
+extern void bfi_route_collect(BfiRouteNode *node, const BloomKeyInfo *ki,
+							  const Datum *key, BfiTargets *out);
 
 /* bfi_read.c: reading an index's pages */
 typedef struct BfiLayerStats
@@ -176,6 +220,8 @@ typedef struct BfiLayerStats
 } BfiLayerStats;
 
 extern BfiCache *bfi_target_meta(BfiTarget *t, const BloomKeyInfo *ki);
+extern BfiCache *bfi_leaf_meta(Relation index, BfiLeaf *leaf,
+							   const BloomKeyInfo *ki);
 extern bool bfi_probe_layer(Relation index, BfiCache *c, unsigned i, uint64 h);
 extern bool bfi_probe_hash(Relation index, BfiCache *c, uint64 h);
 extern void bfi_probe_batch(Relation index, BfiCache *c, const uint64 *h,

@@ -291,6 +291,8 @@ typedef struct BtCallCache
 	BtValueSlot slot;			/* argument 0, when it is a filter */
 	bool		agg_checked;	/* called as an aggregate (bt_agg_context) */
 	BtStateMemo memo;			/* a transition's state, the last row's */
+	void	   *am;				/* the index read, checked and routed
+								 * (src/am/bfi_site.c), or NULL */
 } BtCallCache;
 
 extern BtCallCache *bt_call_cache_init(FunctionCallInfo fcinfo);
