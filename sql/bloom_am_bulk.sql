@@ -5,8 +5,9 @@
 -- form and in parallel workers; a committed key is found; a rollback of
 -- the transaction or of a savepoint leaves every committed key; a
 -- TRUNCATE or a REINDEX in the transaction drops the pending keys of the
--- old contents; and the pending keys of a statement of any length hold at
--- most 512 kB an index.  (Crashes, standbys and concurrent loaders:
+-- old contents; the pending keys of a statement of any length hold at
+-- most 512 kB an index; and a statement's copy of the bits for its many
+-- probes answers as the pages do.  (Crashes, standbys and concurrent loaders:
 -- t/006_am_concurrency.pl, t/007_am_crash.pl, t/008_am_standby.pl.)
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS bloomtype;
@@ -94,4 +95,28 @@ SELECT count(*) FILTER (WHERE NOT bloom_index_contains('bk_id', id)) AS id_missi
   FROM bk WHERE id > 1000000;
 COMMIT;
 
-DROP TABLE bk, bt;
+-- 6. a statement that probes once a row answers from a copy of the bits
+-- after 1,024 probes (when they fit in work_mem): the same answers as the
+-- pages give; and one that inserts as it probes reads the pages once it
+-- has written, so that it finds the keys of its own earlier rows (9,000
+-- rows of 3,000 keys: each key inserted once, but for the rate's false
+-- positives)
+CREATE TABLE bc AS SELECT g::bigint AS id FROM generate_series(1, 100000) g;
+CREATE INDEX bc_id ON bc USING bloomfilter (id);
+SELECT count(*) FILTER (WHERE bloom_index_contains('bc_id', id)) AS found_from_copy
+  FROM bc;
+SET work_mem = '64kB';
+SELECT count(*) FILTER (WHERE bloom_index_contains('bc_id', -id)) AS fp_pages
+  FROM bc \gset
+RESET work_mem;
+SELECT count(*) FILTER (WHERE bloom_index_contains('bc_id', -id)) = :fp_pages AS same_false_positives,
+       :fp_pages < 2000 AS rate_ok
+  FROM bc;
+CREATE TABLE bd (id bigint);
+CREATE INDEX bd_id ON bd USING bloomfilter (id) WITH (min_capacity = 20000);
+INSERT INTO bd SELECT g % 3000 FROM generate_series(1, 9000) g
+ WHERE NOT bloom_index_contains('bd_id', (g % 3000)::bigint);
+SELECT count(*) BETWEEN 2900 AND 3000 AS each_key_once, count(DISTINCT id) = count(*) AS no_repeats
+  FROM bd;
+
+DROP TABLE bk, bt, bc, bd;

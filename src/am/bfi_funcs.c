@@ -35,17 +35,33 @@ index_contains(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 {
 	BloomKeyInfo *ki = bt_cache_key(fcinfo, enc, false);
 	Datum		key = PG_GETARG_DATUM(1);
+	BfiLeaf    *fast = bfi_site_copy_leaf(fcinfo, PG_GETARG_OID(0));
+	const BloomFilter *copy = fast ? bfi_leaf_copy(fast) : NULL;
 	BfiLeaf   **leaves;
-	int			n = bfi_site_targets(fcinfo, PG_GETARG_OID(0), BFI_CALLER_CONTAINS,
-									 ki, &key, &leaves);
+	int			n;
 	bool		found = false;
+
+	/* a statement's copy of the bits: no lock, no page (bfi_read.c) */
+	if (copy)
+		PG_RETURN_BOOL(bloom_filter_contains(copy, bloom_key_hash_fast(ki, key, copy->seed)));
+	n = bfi_site_targets(fcinfo, PG_GETARG_OID(0), BFI_CALLER_CONTAINS, ki, &key, &leaves);
 
 	for (int i = 0; i < n && !found; i++)
 	{
-		Relation	index = bfi_index_open_read(leaves[i]->indexoid, NoLock);
-		BfiCache   *c = bfi_leaf_meta(index, leaves[i], ki);
+		Relation	index;
+		BfiCache   *c;
 
+		if ((copy = bfi_leaf_copy(leaves[i])) != NULL)
+		{
+			found = bloom_filter_contains(copy, bloom_key_hash_fast(ki, key, copy->seed));
+			continue;
+		}
+		index = bfi_index_open_read(leaves[i]->indexoid, NoLock);
+		c = bfi_leaf_meta(index, leaves[i], ki);
 		found = bfi_probe_hash(index, c, bloom_key_hash_fast(ki, key, c->meta.seed));
+		/* the index itself, not a partition: a statement's copy may serve */
+		if (leaves[i]->indexoid == PG_GETARG_OID(0))
+			bfi_leaf_count_probe(leaves[i], index);
 		index_close(index, NoLock);
 	}
 	PG_RETURN_BOOL(found);

@@ -53,6 +53,7 @@ typedef struct BfiPending
 	uint32		n;
 	uint32		cap;
 	uint64	   *h;
+	uint64		added;			/* keys added in the transaction */
 } BfiPending;
 
 static BfiPending *pending = NULL;
@@ -186,6 +187,20 @@ bfi_pending_add(Relation index, Datum key)
 		}
 	}
 	e->h[e->n++] = h;
+	e->added++;
+}
+
+/*
+ * The keys this backend has added to an index in this transaction: a
+ * probe's copy of the index's bits (bfi_read.c) is stale once it grows
+ */
+uint64
+bfi_pending_added(Oid indexoid)
+{
+	for (BfiPending *e = pending; e != NULL; e = e->next)
+		if (e->indexoid == indexoid)
+			return e->added;
+	return 0;
 }
 
 /* Writes this backend's pending keys of index, open, if it has any */

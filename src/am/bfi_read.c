@@ -22,7 +22,10 @@
  */
 #include "bfindex.h"
 
+#include "access/xact.h"
 #include "miscadmin.h"
+#include "utils/memutils.h"
+#include "utils/snapmgr.h"
 
 /* Checks that a probe of ki's type may be asked of the index's keys */
 static void
@@ -135,6 +138,95 @@ bfi_probe_hash(Relation index, BfiCache *c, uint64 h)
 		if (bfi_probe_layer(index, c, i, h))
 			return true;
 	return false;
+}
+
+/*
+ * A statement's copy of a leaf's bits.  A query that probes an index once
+ * a row (a join pre-filter, a scan of requests) pays for each probe what
+ * the stored-value probe does not: a pin and a lock of the metapage and of
+ * a data page a layer.  After BFI_COPY_AFTER probes under one snapshot, a
+ * call site copies the index's bits (bfi_snapshot: what bloom_index_filter
+ * returns) when they fit in work_mem, and answers the statement's further
+ * probes from the copy.  The copy holds every key written when it was
+ * taken, so every key of a row the snapshot sees (committed before it, or
+ * this transaction's from earlier commands, written before any read); a
+ * key committed later by another transaction belongs to a row the
+ * statement does not see, as a btree lookup under the same snapshot would
+ * not find it.  It is dropped when the active snapshot changes (a new
+ * statement, a new command of the transaction), when the call site's
+ * entry is rebuilt (an invalidation), and when this backend adds keys to
+ * the index: a statement that both inserts and probes, which must see its
+ * own rows' keys as the pages have them, reads the pages from then on.
+ */
+static bool
+copy_matches(const BfiLeaf *leaf)
+{
+	Snapshot	snap;
+
+	if (!ActiveSnapshotSet())
+		return false;
+	snap = GetActiveSnapshot();
+	return leaf->copy_xact == GetCurrentTransactionStartTimestamp() &&
+		leaf->copy_xmin == snap->xmin && leaf->copy_xmax == snap->xmax &&
+		leaf->copy_cid == snap->curcid &&
+		leaf->copy_writes == bfi_pending_added(leaf->indexoid);
+}
+
+/* The leaf's copy, decoded, while it is good; NULL to read the pages */
+const BloomFilter *
+bfi_leaf_copy(BfiLeaf *leaf)
+{
+	if (leaf->copy == NULL)
+		return NULL;
+	if (copy_matches(leaf))
+		return &leaf->copy_f;
+	if (leaf->copy_writes != bfi_pending_added(leaf->indexoid))
+		leaf->no_copy = true;
+	pfree(leaf->copy);
+	leaf->copy = NULL;
+	leaf->probes = 0;
+	return NULL;
+}
+
+/*
+ * Counts a probe of the pages of leaf (index, open); the BFI_COPY_AFTER-th
+ * under one snapshot takes the copy, when the bits fit in work_mem
+ */
+void
+bfi_leaf_count_probe(BfiLeaf *leaf, Relation index)
+{
+	Snapshot	snap;
+	uint64		blocks = 0;
+	BfiTarget	t;
+	MemoryContext old;
+
+	if (leaf->no_copy || !ActiveSnapshotSet())
+		return;
+	snap = GetActiveSnapshot();
+	if (leaf->probes == 0 || leaf->copy_xact != GetCurrentTransactionStartTimestamp() ||
+		leaf->copy_xmin != snap->xmin || leaf->copy_xmax != snap->xmax ||
+		leaf->copy_cid != snap->curcid)
+	{
+		/* a new snapshot: count its probes from here */
+		leaf->copy_xact = GetCurrentTransactionStartTimestamp();
+		leaf->copy_xmin = snap->xmin;
+		leaf->copy_xmax = snap->xmax;
+		leaf->copy_cid = snap->curcid;
+		leaf->probes = 0;
+	}
+	if (++leaf->probes != BFI_COPY_AFTER)
+		return;
+	for (unsigned i = 0; i < leaf->cache.meta.nlayers; i++)
+		blocks += leaf->cache.meta.layers[i].nblocks;
+	if (blocks * BLOOM_BLOCK_BYTES > (uint64) work_mem * 1024)
+		return;
+	t.indexoid = leaf->indexoid;
+	t.heapoid = leaf->heapoid;
+	t.index = index;
+	leaf->copy_writes = bfi_pending_added(leaf->indexoid);
+	old = MemoryContextSwitchTo(GetMemoryChunkContext(leaf));
+	leaf->copy = bfi_snapshot(&t, &leaf->copy_f);
+	MemoryContextSwitchTo(old);
 }
 
 /*

@@ -124,6 +124,25 @@ site_matches(const BfiSite *s, Oid indexoid)
 	return userid == s->userid && sec_context == s->sec_context;
 }
 
+/*
+ * The call site's leaf when it holds a statement's copy of the index's bits
+ * (bfi_read.c) and its entry is good for this call: for indexoid, as the
+ * caller is now, nothing invalidated since it was built.  The copy reads
+ * no page, so the call takes no lock: the table's and the index's are held
+ * since the calls that read the pages, and a lock already held would not
+ * process invalidations again.  NULL: go through bfi_site_targets.
+ */
+BfiLeaf *
+bfi_site_copy_leaf(FunctionCallInfo fcinfo, Oid indexoid)
+{
+	BfiSite    *s = (BfiSite *) bt_call_cache(fcinfo)->am;
+
+	if (s == NULL || s->leaf == NULL || s->leaf->copy == NULL ||
+		s->generation != site_generation || !site_matches(s, indexoid))
+		return NULL;
+	return s->leaf;
+}
+
 /* A leaf for index indexoid (of table heapoid, checked), in cxt */
 BfiLeaf *
 bfi_leaf_new(Oid indexoid, Oid heapoid, MemoryContext cxt)

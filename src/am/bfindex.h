@@ -120,6 +120,7 @@ extern void bfi_pending_init(void);
 extern void bfi_pending_add(Relation index, Datum key);
 extern void bfi_pending_flush_index(Relation index);
 extern void bfi_pending_forget(Oid indexoid);
+extern uint64 bfi_pending_added(Oid indexoid);
 
 extern void bfi_insert_keys(Relation index, BfiCache *c, uint64 *h, uint32 n);
 #if PG_VERSION_NUM >= 170000
@@ -186,7 +187,20 @@ typedef struct BfiLeaf
 	bool		probe_checked;	/* the call site's key checked against it */
 	BfiCache	cache;			/* its metapage and the file's known length;
 								 * cache.key unused (NULL) */
+	/* a copy of its bits for the rest of a statement (bfi_read.c) */
+	uint32		probes;			/* probes since the snapshot changed */
+	bool		no_copy;		/* this backend writes it: read the pages */
+	struct varlena *copy;		/* the copy, as a scalable value, or NULL */
+	BloomFilter copy_f;			/* decoded */
+	TimestampTz copy_xact;		/* the transaction, */
+	TransactionId copy_xmin;	/* the snapshot */
+	TransactionId copy_xmax;
+	CommandId	copy_cid;
+	uint64		copy_writes;	/* and this backend's keys of it, when taken */
 } BfiLeaf;
+
+/* Probes of one statement before a call site copies an index's bits */
+#define BFI_COPY_AFTER		1024
 
 /* The leaves a call asks, in the order it asks them */
 typedef struct BfiTargets
@@ -201,6 +215,7 @@ typedef struct BfiTargets
 extern int	bfi_site_targets(FunctionCallInfo fcinfo, Oid indexoid,
 							 BfiCaller caller, const BloomKeyInfo *ki,
 							 const Datum *key, BfiLeaf ***leaves);
+extern BfiLeaf *bfi_site_copy_leaf(FunctionCallInfo fcinfo, Oid indexoid);
 extern BfiLeaf *bfi_leaf_new(Oid indexoid, Oid heapoid, MemoryContext cxt);
 extern void bfi_targets_add(BfiTargets *out, BfiLeaf *leaf);
 
@@ -224,6 +239,8 @@ extern BfiCache *bfi_leaf_meta(Relation index, BfiLeaf *leaf,
 							   const BloomKeyInfo *ki);
 extern bool bfi_probe_layer(Relation index, BfiCache *c, unsigned i, uint64 h);
 extern bool bfi_probe_hash(Relation index, BfiCache *c, uint64 h);
+extern const BloomFilter *bfi_leaf_copy(BfiLeaf *leaf);
+extern void bfi_leaf_count_probe(BfiLeaf *leaf, Relation index);
 extern void bfi_probe_batch(Relation index, BfiCache *c, const uint64 *h,
 							bool *found, uint32 *pending, uint32 npending,
 							uint32 *order);
