@@ -103,8 +103,9 @@ lock_page(Relation index, BfiCache *c, BlockNumber blkno)
  * its metapage read again here.  A page takes keys until its count
  * reaches its share of the layer's capacity, as one insert a row does;
  * the keys of full pages wait for the new layer that the pass then adds,
- * and go there in the order they came.  When no layer can be added (the
- * largest number, or another backend adding it now) they fill the newest.
+ * and go there in the order they came (a pass that finds another backend
+ * adding the layer waits for it).  When no layer can be added (the most
+ * layers, or past the size limit) they fill the newest.
  */
 void
 bfi_insert_keys(Relation index, BfiCache *c, uint64 *h, uint32 n)
@@ -178,10 +179,15 @@ bfi_insert_keys(Relation index, BfiCache *c, uint64 *h, uint32 n)
 
 		/*
 		 * A page reached its share: a new layer, for the keys of full pages
-		 * and those to come, unless another backend adds it now
+		 * and those to come.  When another backend is adding one, wait for
+		 * it (no page lock is held here): a pass must not pour its keys
+		 * into the full layer, which would saturate and then hold every
+		 * key after it as maybe present.  Only a filter that cannot grow
+		 * (the most layers, or past the size limit) fills its newest layer
+		 * on, as one insert a row does.
 		 */
 		if (layer + 1 < BFI_MAX_LAYERS)
-			bfi_grow(index, c, layer + 1, false, at_share);
+			bfi_grow(index, c, layer + 1, true, at_share);
 		else if (at_share)
 			bfi_warn_full(index, BFI_MAX_LAYERS, c->meta.fpr);
 		bfi_meta_for_index(index, &c->meta);
