@@ -8,8 +8,13 @@
 # byte by byte (md5 of bloom_index_filter), in fresh sessions and in one
 # long-lived session.  REINDEX and TRUNCATE (a new file, and in the creating
 # transaction the same file truncated) are replayed; an unlogged index is
-# an ERROR on the standby; after promotion the unlogged index starts empty
-# and every index takes inserts.
+# an ERROR on the standby.  Bulk loads (COPY and INSERT ... SELECT of
+# 200,000 rows each into two indexes, bigint and text, writing this
+# backend's pending keys page by page), and a load rolled back: the
+# standby answers as the primary for every key of the table and for
+# 100,000 absent keys, with the same filter bytes and bloom_index_info (its
+# bytes, the file's length, at most the primary's).  After promotion the
+# unlogged index starts empty and every index takes inserts.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -169,6 +174,110 @@ for my $call ("bloom_index_contains('uti', 1)", "bloom_index_contains_each('uti'
 }
 is($primary->safe_psql('postgres', q{SELECT count(*) FROM ut WHERE NOT bloom_index_contains('uti', id)}),
 	'0', 'unlogged on the primary: every key found');
+
+# Bulk loads: a COPY of 200,000 rows and an INSERT ... SELECT of 200,000
+# into a table with two indexes (bigint, text), each load filling the
+# backend's pending keys of an index (65,536) several times and growing
+# layers.  The standby replays every page's record (checked against its
+# full image) and answers as the primary for each key of the table and for
+# 100,000 absent keys, with the same filter bytes and bloom_index_info
+# (but for the file's length).  Then a transaction that loads and rolls back (some of its keys written
+# before the abort, the rest dropped), and a load committed after it.
+$primary->safe_psql('postgres', q{
+	CREATE TABLE bt (id bigint, s text);
+	CREATE INDEX bti ON bt USING bloomfilter (id) WITH (fpr = 0.01, min_capacity = 1000, min_pages = 1);
+	CREATE INDEX bts ON bt USING bloomfilter (s) WITH (fpr = 0.01, min_capacity = 1000);
+});
+
+sub copy_sql
+{
+	my ($from, $to) = @_;
+	return "COPY bt FROM STDIN;\n" . join('', map { "$_\tk$_\n" } $from .. $to) . "\\.\n";
+}
+
+sub insert_sql
+{
+	my ($from, $to) = @_;
+	return "INSERT INTO bt SELECT g, 'k' || g FROM generate_series($from, $to) g;\n";
+}
+
+# The answers for the rows of the table (both indexes, as two arrays, and
+# with $one one key a call too) and their digest, in the order of id; then
+# the same for the keys of -100000 .. -1 (absent) and of the ranges given;
+# the filters' bytes; bloom_index_info of each index but its bytes, the
+# length of the file: the primary adds a new layer's pages to the file as
+# zero pages without WAL (each is logged whole by its first key), so the
+# standby's file ends at the last page a key has written and may be
+# shorter, as long as pages of the newest layer have no key yet
+sub bulk_queries
+{
+	my ($one, @ranges) = @_;
+	my $q = q{
+SELECT count(*), count(*) FILTER (WHERE NOT a), count(*) FILTER (WHERE NOT b),
+       md5(string_agg(a::int::text || b::int::text, '' ORDER BY n))
+  FROM unnest(bloom_index_contains_each('bti', ARRAY(SELECT id FROM bt ORDER BY id)),
+              bloom_index_contains_each('bts', ARRAY(SELECT s FROM bt ORDER BY id))) WITH ORDINALITY x(a, b, n);
+};
+	$q .= q{
+SELECT count(*), count(*) FILTER (WHERE NOT a), count(*) FILTER (WHERE NOT b),
+       md5(string_agg(a::int::text || b::int::text, '' ORDER BY id))
+  FROM (SELECT id, bloom_index_contains('bti', id) a, bloom_index_contains('bts', s) b FROM bt) x;
+} if $one;
+	$q .= qq{
+SELECT count(*) FILTER (WHERE a), count(*) FILTER (WHERE b),
+       md5(string_agg(a::int::text || b::int::text, '' ORDER BY g))
+  FROM (SELECT g, bloom_index_contains('bti', g) a, bloom_index_contains('bts', 'k' || g) b
+          FROM generate_series($_->[0]::bigint, $_->[1]) g) x;
+} for ([ -100000, -1 ], @ranges);
+	$q .= q{
+SELECT md5(bloom_index_filter('bti')::bytea), md5(bloom_index_filter('bts')::bytea);
+SELECT items, capacity, fpr, layers, estimated_fpr, saturation, expansion, hashes, bits_set, key_type, build_items, partitions
+  FROM bloom_index_info('bti');
+SELECT items, capacity, fpr, layers, estimated_fpr, saturation, expansion, hashes, bits_set, key_type, build_items, partitions
+  FROM bloom_index_info('bts');
+};
+	return $q;
+}
+
+sub compare_bulk
+{
+	my ($what, $one, @ranges) = @_;
+	local $Test::Builder::Level = $Test::Builder::Level + 1;
+	my $q = bulk_queries($one, @ranges);
+	$primary->wait_for_catchup($standby);
+	my $p = $primary->safe_psql('postgres', $q);
+	is($standby->safe_psql('postgres', $q), $p,
+		"$what: the standby answers as the primary for every key, with the same filter bytes and info");
+	my $bytes = q{SELECT (SELECT bytes FROM bloom_index_info('bti')), (SELECT bytes FROM bloom_index_info('bts'))};
+	my @pb = split /\|/, $primary->safe_psql('postgres', $bytes);
+	my @sb = split /\|/, $standby->safe_psql('postgres', $bytes);
+	ok($sb[0] <= $pb[0] && $sb[1] <= $pb[1],
+		"$what: the standby's files are no longer than the primary's (standby $sb[0], $sb[1]; primary $pb[0], $pb[1])");
+	return split /\n/, $p;
+}
+
+$primary->safe_psql('postgres', copy_sql(1, 200000));
+$primary->safe_psql('postgres', insert_sql(200001, 400000));
+my @r = compare_bulk('bulk load', 1);
+like($r[0], qr/^400000\|0\|0\|/, 'bulk load: the primary finds every key of 400000 rows in both indexes');
+is($r[1], $r[0], 'bulk load: bloom_index_contains gives the answers of bloom_index_contains_each');
+my ($fp_i, $fp_s) = split /\|/, $r[2];
+ok($fp_i <= 1000 && $fp_s <= 1000,
+	"bulk load: false positives over 100000 absent keys within fpr ($fp_i, $fp_s)");
+my ($layers_i, $layers_s) = map { (split /\|/, $_)[3] } @r[ -2, -1 ];
+ok($layers_i >= 5 && $layers_s >= 3,
+	"bulk load: the indexes grew by layers ($layers_i, $layers_s)");
+
+# ROLLBACK: the COPY's keys and the INSERT's first 65,536 are written
+# before the abort, the INSERT's last pending ones (on 15 and 16) dropped
+$primary->safe_psql('postgres',
+	"BEGIN;\n" . copy_sql(500001, 550000) . insert_sql(550001, 650000) . "ROLLBACK;\n");
+@r = compare_bulk('rolled-back load', 0, [ 500001, 650000 ]);
+like($r[0], qr/^400000\|0\|0\|/, 'rolled-back load: the rows are gone, every row still found');
+note 'rolled-back load: keys of its 150000 rows found (bigint|text): ' . join('|', (split /\|/, $r[2])[ 0, 1 ]);
+$primary->safe_psql('postgres', insert_sql(700001, 800000));
+@r = compare_bulk('a load after the rollback', 0, [ 500001, 650000 ]);
+like($r[0], qr/^500000\|0\|0\|/, 'a load after the rollback: every row found');
 
 $long->quit;
 $pq->quit;
