@@ -25,28 +25,37 @@
 
 #include "miscadmin.h"
 
-/*
- * A key's page on the newest layer.  Keys are sorted by page and, within a
- * page, kept in the order they came: a page that reaches its share takes
- * the first of its keys, spread over its blocks as they fall, not the
- * lowest hashes.
- */
+/* A key and its page on the newest layer */
 typedef struct KeySlot
 {
 	uint32		blkno;
-	uint32		seq;
 	uint64		h;
 } KeySlot;
 
-static int
-slot_cmp(const void *a, const void *b)
+/*
+ * The n keys h as slots sorted by their page of layer l: a counting sort,
+ * stable, so that within a page the keys keep the order they came in (a
+ * page that reaches its share takes the first of its keys, spread over its
+ * blocks as they fall, not the lowest hashes)
+ */
+static void
+sort_by_page(const BfiLayer *l, const uint64 *h, uint32 n, KeySlot *slots)
 {
-	const KeySlot *x = a;
-	const KeySlot *y = b;
+	uint32	   *start = palloc0(sizeof(uint32) * (l->npages + 1));
 
-	if (x->blkno != y->blkno)
-		return x->blkno < y->blkno ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	for (uint32 j = 0; j < n; j++)
+		start[bloom_mulhi64(h[j], l->nblocks) / BFI_BLOCKS_PER_PAGE + 1]++;
+	for (uint32 p = 0; p < l->npages; p++)
+		start[p + 1] += start[p];
+	for (uint32 j = 0; j < n; j++)
+	{
+		uint32		p = bloom_mulhi64(h[j], l->nblocks) / BFI_BLOCKS_PER_PAGE;
+		KeySlot    *s = &slots[start[p]++];
+
+		s->blkno = l->first_blkno + p;
+		s->h = h[j];
+	}
+	pfree(start);
 }
 
 /*
@@ -132,15 +141,7 @@ bfi_insert_keys(Relation index, BfiCache *c, uint64 *h, uint32 n)
 		drop_older(index, c, h, &n);
 		layer = c->meta.nlayers - 1;
 		l = &c->meta.layers[layer];
-		for (uint32 j = 0; j < n; j++)
-		{
-			uint32		off;
-
-			bfi_locate(l, h[j], &slots[j].blkno, &off);
-			slots[j].seq = j;
-			slots[j].h = h[j];
-		}
-		qsort(slots, n, sizeof(KeySlot), slot_cmp);
+		sort_by_page(l, h, n, slots);
 
 		for (uint32 i = 0; i < n;)
 		{
