@@ -23,7 +23,11 @@
 #  4. bulk probe of 200,000 keys (half present): bloom_index_contains_each
 #     against bloom_contains_each on the stored value of the same keys;
 #  5. CREATE INDEX time and size, bloomfilter against btree, on the bigint
-#     id and the text email.
+#     id and the text email;
+#  6. (not with --quick) bench/bulk.sh on the same version: bulk loads with
+#     one and two indexes (INSERT ... SELECT, COPY, 100-row statements, one
+#     row a transaction) and their WAL, and per-row probes against the
+#     stored value and a primary-key lookup.
 #
 # The default run (1M rows, and 5M for the check, bulk probe and build) takes
 # about 10 minutes on 2 cores; --quick (1M rows only, shorter runs, 2 clients)
@@ -527,3 +531,11 @@ ratio() { awk -v a="$1" -v b="$2" -v d="${3:-2}" 'BEGIN { if (a == "-" || b == "
 cat "$out/report.md"
 echo
 echo "raw figures: $raw; command: $cmdline"
+
+# 6. bulk writes and per-row probes (issue 24): bench/bulk.sh, on the same
+# version, with its own cluster (this one is stopped first)
+if [ -z "$quick" ]; then
+    cleanup
+    trap - EXIT
+    bash bench/bulk.sh --pg "$BENCH_PG" --reps "$reps"
+fi
