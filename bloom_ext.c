@@ -31,8 +31,8 @@ extern PGDLLEXPORT void _PG_init(void);
 
 /*
  * Loading the library registers what writes the index keys a transaction
- * inserted (src/am/bfi_pending.c): a transaction callback and an
- * ExecutorStart hook.  Nothing else is process-wide.
+ * inserted (src/am/bfi_pending.c): a transaction callback and the
+ * ExecutorStart and ProcessUtility hooks.  Nothing else is process-wide.
  */
 void
 _PG_init(void)

@@ -83,6 +83,33 @@ COMMIT;
 SELECT count(*) FILTER (WHERE NOT bloom_index_contains('bt_id', id)) AS missing_after_reindex
   FROM bt;
 
+-- 4b. the index gets another file in the transaction: ALTER INDEX ... SET
+-- TABLESPACE copies the file, which must hold the keys inserted before it;
+-- a TRUNCATE rolled back to a savepoint brings back the file, which must
+-- hold the keys inserted before the savepoint
+SET allow_in_place_tablespaces = on;
+CREATE TABLESPACE bk_ts LOCATION '';
+CREATE TABLE bs (id bigint);
+CREATE INDEX bs_id ON bs USING bloomfilter (id);
+BEGIN;
+INSERT INTO bs SELECT generate_series(1, 1000);
+ALTER INDEX bs_id SET TABLESPACE bk_ts;
+COMMIT;
+SELECT count(*) FILTER (WHERE NOT bloom_index_contains('bs_id', id)) AS missing_after_set_tablespace
+  FROM bs;
+BEGIN;
+INSERT INTO bs SELECT generate_series(1001, 2000);
+SAVEPOINT s;
+TRUNCATE bs;
+ROLLBACK TO SAVEPOINT s;
+COMMIT;
+SELECT count(*) AS rows_kept,
+       count(*) FILTER (WHERE NOT bloom_index_contains('bs_id', id)) AS missing_after_savepoint
+  FROM bs;
+DROP TABLE bs;
+DROP TABLESPACE bk_ts;
+RESET allow_in_place_tablespaces;
+
 -- 5. memory: 300,000 rows in one statement with two indexes keep at most
 -- 512 kB of pending keys each in the transaction's memory (their hashes
 -- would take 4.8 MB); the keys are all found

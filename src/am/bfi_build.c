@@ -256,8 +256,8 @@ bfi_build(Relation heap, Relation index, IndexInfo *indexInfo)
 		elog(ERROR, "index \"%s\" already contains data",
 			 RelationGetRelationName(index));
 	check_column(index);
-	/* the build reads this transaction's rows: its pending keys are in */
-	bfi_pending_forget(RelationGetRelid(index));
+	/* a rebuild in place reads this transaction's rows: its pending keys are in */
+	bfi_pending_forget(index);
 
 	memset(&st, 0, sizeof(st));
 	st.index = index;

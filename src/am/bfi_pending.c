@@ -11,11 +11,14 @@
  *	- at the end of the statement, where PostgreSQL calls aminsertcleanup
  *	  (17 and later: INSERT, COPY, UPDATE, MERGE, logical replication,
  *	  CREATE INDEX CONCURRENTLY's validation);
- *	- before any query of this backend starts (ExecutorStart): a query
- *	  that runs in parallel workers reads the index's pages, which must
- *	  hold this transaction's keys before the workers start;
+ *	- before a query that may run parallel workers starts (ExecutorStart):
+ *	  the workers read the index's pages, which must hold this
+ *	  transaction's keys before they start;
  *	- before this backend reads the index (bfi_pending_flush_index from
  *	  the read path): the inserting session sees its own uncommitted keys;
+ *	- before a utility command (ProcessUtility, but COMMIT, ROLLBACK and
+ *	  the like): a TRUNCATE, REINDEX or SET TABLESPACE gives the index
+ *	  another file, and each key belongs in the file it was hashed for;
  *	- before the transaction commits or prepares (XACT_EVENT_PRE_COMMIT,
  *	  XACT_EVENT_PRE_PREPARE), after the deferred triggers: a committed key
  *	  is in the filter.  The keys' WAL comes before the commit record's, so
@@ -39,6 +42,7 @@
 
 #include "access/xact.h"
 #include "executor/executor.h"
+#include "tcop/utility.h"
 #include "miscadmin.h"
 #include "storage/lmgr.h"
 #include "utils/memutils.h"
@@ -59,6 +63,7 @@ typedef struct BfiPending
 static BfiPending *pending = NULL;
 static bool callbacks_registered = false;
 static ExecutorStart_hook_type prev_executor_start = NULL;
+static ProcessUtility_hook_type prev_process_utility = NULL;
 
 static void flush_all(void);
 
@@ -83,15 +88,42 @@ xact_callback(XactEvent event, void *arg)
 	}
 }
 
+/*
+ * A query that may run parallel workers: they read the index's pages,
+ * which must hold this transaction's keys before they start (the leader's
+ * own reads write them first, in bfi_index_open_read)
+ */
 static void
 executor_start(QueryDesc *queryDesc, int eflags)
 {
-	if (pending != NULL)
+	if (pending != NULL && queryDesc->plannedstmt->parallelModeNeeded)
 		flush_all();
 	if (prev_executor_start)
 		prev_executor_start(queryDesc, eflags);
 	else
 		standard_ExecutorStart(queryDesc, eflags);
+}
+
+/*
+ * A utility command (but transaction control, whose ends have their own
+ * callback): the keys go into the index's file before the command may
+ * give it another one (TRUNCATE, REINDEX, ALTER ... SET TABLESPACE, a
+ * rewrite), so that each key is written into the file it was hashed for,
+ * and a rollback to a savepoint that brings the file back finds it there
+ */
+static void
+process_utility(PlannedStmt *pstmt, const char *queryString, bool readOnlyTree,
+				ProcessUtilityContext context, ParamListInfo params,
+				QueryEnvironment *queryEnv, DestReceiver *dest, QueryCompletion *qc)
+{
+	if (pending != NULL && !IsA(pstmt->utilityStmt, TransactionStmt))
+		flush_all();
+	if (prev_process_utility)
+		prev_process_utility(pstmt, queryString, readOnlyTree, context, params,
+							 queryEnv, dest, qc);
+	else
+		standard_ProcessUtility(pstmt, queryString, readOnlyTree, context, params,
+								queryEnv, dest, qc);
 }
 
 /* Called once, when the library is loaded (bloom_ext.c's _PG_init) */
@@ -103,15 +135,26 @@ bfi_pending_init(void)
 	RegisterXactCallback(xact_callback, NULL);
 	prev_executor_start = ExecutorStart_hook;
 	ExecutorStart_hook = executor_start;
+	prev_process_utility = ProcessUtility_hook;
+	ProcessUtility_hook = process_utility;
 	callbacks_registered = true;
 }
 
-/* Writes e's keys into index, which is e's and open */
+/*
+ * Writes e's keys into index (open), into the file it has now: keys are
+ * never dropped because the index got another file in the transaction.
+ * ALTER INDEX ... SET TABLESPACE copies the file, which lacks them; a
+ * TRUNCATE or REINDEX rolled back to a savepoint brings back the file they
+ * were hashed for; after a rebuild that stands they are false positives
+ * at worst.  bfi_insert_keys works on a copy: an error part-way (a cancel,
+ * a full disk) leaves every key pending, to be written again.
+ */
 static void
 flush_entry(Relation index, BfiPending *e)
 {
 	BfiCache	c;
 	BfiCache   *cache;
+	uint64	   *h;
 
 	if (e->n == 0)
 		return;
@@ -119,17 +162,22 @@ flush_entry(Relation index, BfiPending *e)
 	LockRelationOid(e->indexoid, RowExclusiveLock);
 	c = *bfi_cache(index);
 	bfi_meta_for_index(index, &c.meta);
-	if (c.meta.seed == e->seed)
-		bfi_insert_keys(index, &c, e->h, e->n);
+	if (c.meta.seed != e->seed)
+		elog(ERROR, "bloomfilter index \"%s\" changed its seed in this transaction",
+			 RelationGetRelationName(index));
+	h = palloc(sizeof(uint64) * e->n);
+	memcpy(h, e->h, sizeof(uint64) * e->n);
+	bfi_insert_keys(index, &c, h, e->n);
+	pfree(h);
 	e->n = 0;
+	e->relnumber = BT_REL_FILENUMBER(index);
 	cache = bfi_cache(index);
 	cache->known_nblocks = Max(cache->known_nblocks, c.known_nblocks);
 }
 
 /*
- * The entry of index, made when new; keys hashed for another file of it
- * (TRUNCATE, REINDEX or a rewrite in this transaction, which rebuilt it
- * from the table) are dropped
+ * The entry of index, made when new.  Keys hashed while the index had
+ * another file are written into the one it has now first.
  */
 static BfiPending *
 entry_for(Relation index)
@@ -142,6 +190,8 @@ entry_for(Relation index)
 			break;
 	if (e != NULL && e->relnumber == BT_REL_FILENUMBER(index))
 		return e;
+	if (e != NULL)
+		flush_entry(index, e);
 	bfi_meta_for_index(index, &m);
 	if (m.nlayers == 0)
 	{
@@ -160,7 +210,6 @@ entry_for(Relation index)
 	}
 	e->relnumber = BT_REL_FILENUMBER(index);
 	e->seed = m.seed;
-	e->n = 0;
 	return e;
 }
 
@@ -210,31 +259,32 @@ bfi_pending_flush_index(Relation index)
 	for (BfiPending *e = pending; e != NULL; e = e->next)
 		if (e->indexoid == RelationGetRelid(index))
 		{
-			if (e->relnumber == BT_REL_FILENUMBER(index))
-				flush_entry(index, e);
-			else
-				e->n = 0;
+			flush_entry(index, e);
 			return;
 		}
 }
 
 /*
- * Drops this backend's pending keys of an index being built (CREATE
- * INDEX, REINDEX, a TRUNCATE in the transaction that made the table, which
- * rebuilds the same file): the build reads the table, this transaction's
- * rows included
+ * Drops this backend's pending keys of an index rebuilt in place: a
+ * TRUNCATE of a table made in the current subtransaction truncates the
+ * same file and builds the index again from the table (its rows, this
+ * transaction's included).  A rollback of that subtransaction drops the
+ * table too, so the keys are needed nowhere.  A build into a new file
+ * (CREATE, REINDEX, any other TRUNCATE or rewrite) leaves them pending: a
+ * rollback to a savepoint may bring back the file that lacks them.
  */
 void
-bfi_pending_forget(Oid indexoid)
+bfi_pending_forget(Relation index)
 {
 	for (BfiPending *e = pending; e != NULL; e = e->next)
-		if (e->indexoid == indexoid)
+		if (e->indexoid == RelationGetRelid(index) &&
+			e->relnumber == BT_REL_FILENUMBER(index))
 			e->n = 0;
 }
 
 /*
- * Writes every index's pending keys.  An index dropped since, or given a
- * new file, has none to write.
+ * Writes every index's pending keys.  An index dropped since (or by a
+ * rollback to a savepoint) has none to write.
  */
 static void
 flush_all(void)
@@ -251,10 +301,7 @@ flush_all(void)
 			e->n = 0;
 			continue;
 		}
-		if (e->relnumber == BT_REL_FILENUMBER(index))
-			flush_entry(index, e);
-		else
-			e->n = 0;
+		flush_entry(index, e);
 		index_close(index, NoLock);
 	}
 }

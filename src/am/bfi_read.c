@@ -153,11 +153,29 @@ bfi_probe_hash(Relation index, BfiCache *c, uint64 h)
  * key committed later by another transaction belongs to a row the
  * statement does not see, as a btree lookup under the same snapshot would
  * not find it.  It is dropped when the active snapshot changes (a new
- * statement, a new command of the transaction), when the call site's
+ * statement, a new command of the transaction, a transaction completed
+ * since: same_snapshot), when the call site's
  * entry is rebuilt (an invalidation), and when this backend adds keys to
  * the index: a statement that both inserts and probes, which must see its
  * own rows' keys as the pages have them, reads the pages from then on.
  */
+/*
+ * Whether snap sees what the snapshot the leaf counted probes under saw:
+ * the same transaction, command, horizon, and no transaction completed
+ * since (a new snapshot with the same xmin and xmax may see a transaction
+ * that was running before; PostgreSQL counts completions for the same
+ * test, and a snapshot that does not know the count, 0, never matches)
+ */
+static bool
+same_snapshot(const BfiLeaf *leaf, Snapshot snap)
+{
+	return snap->snapXactCompletionCount != 0 &&
+		leaf->copy_completions == snap->snapXactCompletionCount &&
+		leaf->copy_xact == GetCurrentTransactionStartTimestamp() &&
+		leaf->copy_xmin == snap->xmin && leaf->copy_xmax == snap->xmax &&
+		leaf->copy_cid == snap->curcid;
+}
+
 static bool
 copy_matches(const BfiLeaf *leaf)
 {
@@ -166,9 +184,7 @@ copy_matches(const BfiLeaf *leaf)
 	if (!ActiveSnapshotSet())
 		return false;
 	snap = GetActiveSnapshot();
-	return leaf->copy_xact == GetCurrentTransactionStartTimestamp() &&
-		leaf->copy_xmin == snap->xmin && leaf->copy_xmax == snap->xmax &&
-		leaf->copy_cid == snap->curcid &&
+	return same_snapshot(leaf, snap) &&
 		leaf->copy_writes == bfi_pending_added(leaf->indexoid);
 }
 
@@ -203,22 +219,23 @@ bfi_leaf_count_probe(BfiLeaf *leaf, Relation index)
 	if (leaf->no_copy || !ActiveSnapshotSet())
 		return;
 	snap = GetActiveSnapshot();
-	if (leaf->probes == 0 || leaf->copy_xact != GetCurrentTransactionStartTimestamp() ||
-		leaf->copy_xmin != snap->xmin || leaf->copy_xmax != snap->xmax ||
-		leaf->copy_cid != snap->curcid)
+	if (leaf->probes == 0 || !same_snapshot(leaf, snap))
 	{
 		/* a new snapshot: count its probes from here */
 		leaf->copy_xact = GetCurrentTransactionStartTimestamp();
 		leaf->copy_xmin = snap->xmin;
 		leaf->copy_xmax = snap->xmax;
 		leaf->copy_cid = snap->curcid;
+		leaf->copy_completions = snap->snapXactCompletionCount;
 		leaf->probes = 0;
 	}
 	if (++leaf->probes != BFI_COPY_AFTER)
 		return;
 	for (unsigned i = 0; i < leaf->cache.meta.nlayers; i++)
 		blocks += leaf->cache.meta.layers[i].nblocks;
-	if (blocks * BLOOM_BLOCK_BYTES > (uint64) work_mem * 1024)
+	/* what fits in work_mem, and in a value (bfi_snapshot's limit) */
+	if (blocks * BLOOM_BLOCK_BYTES > (uint64) work_mem * 1024 ||
+		blocks * BLOOM_BLOCK_BYTES + 64 * 1024 > BLOOM_MAX_BYTES)
 		return;
 	t.indexoid = leaf->indexoid;
 	t.heapoid = leaf->heapoid;

@@ -119,7 +119,7 @@ extern void bfi_write_finish(BfiPageWrite *w);
 extern void bfi_pending_init(void);
 extern void bfi_pending_add(Relation index, Datum key);
 extern void bfi_pending_flush_index(Relation index);
-extern void bfi_pending_forget(Oid indexoid);
+extern void bfi_pending_forget(Relation index);
 extern uint64 bfi_pending_added(Oid indexoid);
 
 extern void bfi_insert_keys(Relation index, BfiCache *c, uint64 *h, uint32 n);
@@ -196,6 +196,7 @@ typedef struct BfiLeaf
 	TransactionId copy_xmin;	/* the snapshot */
 	TransactionId copy_xmax;
 	CommandId	copy_cid;
+	uint64		copy_completions;	/* transactions completed by then */
 	uint64		copy_writes;	/* and this backend's keys of it, when taken */
 } BfiLeaf;
 
