@@ -153,27 +153,58 @@ bfi_probe_hash(Relation index, BfiCache *c, uint64 h)
  * key committed later by another transaction belongs to a row the
  * statement does not see, as a btree lookup under the same snapshot would
  * not find it.  It is dropped when the active snapshot changes (a new
- * statement, a new command of the transaction, a transaction completed
- * since: same_snapshot), when the call site's
+ * statement, a new command of the transaction, a transaction that
+ * completed since: same_snapshot), when the call site's
  * entry is rebuilt (an invalidation), and when this backend adds keys to
  * the index: a statement that both inserts and probes, which must see its
  * own rows' keys as the pages have them, reads the pages from then on.
  */
 /*
  * Whether snap sees what the snapshot the leaf counted probes under saw:
- * the same transaction, command, horizon, and no transaction completed
- * since (a new snapshot with the same xmin and xmax may see a transaction
- * that was running before; PostgreSQL counts completions for the same
- * test, and a snapshot that does not know the count, 0, never matches)
+ * the same transaction, command, horizon and running transactions (a new
+ * snapshot with the same xmin and xmax may see a transaction that was
+ * running before)
  */
 static bool
 same_snapshot(const BfiLeaf *leaf, Snapshot snap)
 {
-	return snap->snapXactCompletionCount != 0 &&
-		leaf->copy_completions == snap->snapXactCompletionCount &&
-		leaf->copy_xact == GetCurrentTransactionStartTimestamp() &&
+	return leaf->copy_xact == GetCurrentTransactionStartTimestamp() &&
 		leaf->copy_xmin == snap->xmin && leaf->copy_xmax == snap->xmax &&
-		leaf->copy_cid == snap->curcid;
+		leaf->copy_cid == snap->curcid && leaf->copy_xcnt == snap->xcnt &&
+		leaf->copy_subxcnt == snap->subxcnt &&
+		leaf->copy_suboverflowed == snap->suboverflowed &&
+		memcmp(leaf->copy_xip, snap->xip, sizeof(TransactionId) * snap->xcnt) == 0 &&
+		(snap->subxcnt <= 0 ||
+		 memcmp(leaf->copy_xip + snap->xcnt, snap->subxip,
+				sizeof(TransactionId) * snap->subxcnt) == 0);
+}
+
+/* Remembers snap as the one the leaf counts probes under */
+static void
+remember_snapshot(BfiLeaf *leaf, Snapshot snap)
+{
+	uint32		need = snap->xcnt + Max(snap->subxcnt, 0);
+
+	if (leaf->copy_xip == NULL || need > leaf->copy_xip_max)
+	{
+		if (leaf->copy_xip)
+			pfree(leaf->copy_xip);
+		leaf->copy_xip_max = Max(need, 16);
+		leaf->copy_xip = MemoryContextAlloc(GetMemoryChunkContext(leaf),
+											sizeof(TransactionId) * leaf->copy_xip_max);
+	}
+	memcpy(leaf->copy_xip, snap->xip, sizeof(TransactionId) * snap->xcnt);
+	if (snap->subxcnt > 0)
+		memcpy(leaf->copy_xip + snap->xcnt, snap->subxip,
+			   sizeof(TransactionId) * snap->subxcnt);
+	leaf->copy_xact = GetCurrentTransactionStartTimestamp();
+	leaf->copy_xmin = snap->xmin;
+	leaf->copy_xmax = snap->xmax;
+	leaf->copy_cid = snap->curcid;
+	leaf->copy_xcnt = snap->xcnt;
+	leaf->copy_subxcnt = snap->subxcnt;
+	leaf->copy_suboverflowed = snap->suboverflowed;
+	leaf->probes = 0;
 }
 
 static bool
@@ -219,16 +250,9 @@ bfi_leaf_count_probe(BfiLeaf *leaf, Relation index)
 	if (leaf->no_copy || !ActiveSnapshotSet())
 		return;
 	snap = GetActiveSnapshot();
+	/* a new snapshot: count its probes from here */
 	if (leaf->probes == 0 || !same_snapshot(leaf, snap))
-	{
-		/* a new snapshot: count its probes from here */
-		leaf->copy_xact = GetCurrentTransactionStartTimestamp();
-		leaf->copy_xmin = snap->xmin;
-		leaf->copy_xmax = snap->xmax;
-		leaf->copy_cid = snap->curcid;
-		leaf->copy_completions = snap->snapXactCompletionCount;
-		leaf->probes = 0;
-	}
+		remember_snapshot(leaf, snap);
 	if (++leaf->probes != BFI_COPY_AFTER)
 		return;
 	for (unsigned i = 0; i < leaf->cache.meta.nlayers; i++)

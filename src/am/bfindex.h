@@ -196,7 +196,11 @@ typedef struct BfiLeaf
 	TransactionId copy_xmin;	/* the snapshot */
 	TransactionId copy_xmax;
 	CommandId	copy_cid;
-	uint64		copy_completions;	/* transactions completed by then */
+	uint32		copy_xcnt;		/* and the transactions it saw running */
+	int32		copy_subxcnt;
+	bool		copy_suboverflowed;
+	TransactionId *copy_xip;	/* copy_xcnt, then copy_subxcnt of them */
+	uint32		copy_xip_max;
 	uint64		copy_writes;	/* and this backend's keys of it, when taken */
 } BfiLeaf;
 
