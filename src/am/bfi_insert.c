@@ -25,10 +25,11 @@
 
 #include "miscadmin.h"
 
-/* A key and its page on the newest layer */
+/* A key and its place (page, block offset) on the newest layer */
 typedef struct KeySlot
 {
 	uint32		blkno;
+	uint32		off;
 	uint64		h;
 } KeySlot;
 
@@ -49,10 +50,14 @@ sort_by_page(const BfiLayer *l, const uint64 *h, uint32 n, KeySlot *slots)
 		start[p + 1] += start[p];
 	for (uint32 j = 0; j < n; j++)
 	{
-		uint32		p = bloom_mulhi64(h[j], l->nblocks) / BFI_BLOCKS_PER_PAGE;
-		KeySlot    *s = &slots[start[p]++];
+		uint32		blkno;
+		uint32		off;
+		KeySlot    *s;
 
-		s->blkno = l->first_blkno + p;
+		bfi_locate(l, h[j], &blkno, &off);
+		s = &slots[start[blkno - l->first_blkno]++];
+		s->blkno = blkno;
+		s->off = off;
 		s->h = h[j];
 	}
 	pfree(start);
@@ -154,16 +159,12 @@ bfi_insert_keys(Relation index, BfiCache *c, uint64 *h, uint32 n)
 			bfi_write_begin(w, index, buf, &c->meta, layer, p);
 			for (; i < n && slots[i].blkno == blkno; i++)
 			{
-				uint32		same_blkno;
-				uint32		off;
-
 				if (full)
 				{
 					h[left++] = slots[i].h; /* for the next layer */
 					continue;
 				}
-				bfi_locate(l, slots[i].h, &same_blkno, &off);
-				if (bfi_write_key(w, off, l->k, slots[i].h) && may_grow &&
+				if (bfi_write_key(w, slots[i].off, l->k, slots[i].h) && may_grow &&
 					bfi_write_nitems(w) >= share)
 				{
 					at_share |= bfi_write_nitems(w) == share;

@@ -192,15 +192,8 @@ entry_for(Relation index)
 		return e;
 	if (e != NULL)
 		flush_entry(index, e);
+	/* the seed (an unlogged index reset by a crash gets its first layer when written) */
 	bfi_meta_for_index(index, &m);
-	if (m.nlayers == 0)
-	{
-		/* an unlogged index after a crash, reset to its init fork */
-		BfiCache	c = *bfi_cache(index);
-
-		bfi_grow(index, &c, 0, true, true);
-		bfi_meta_for_index(index, &m);
-	}
 	if (e == NULL)
 	{
 		e = MemoryContextAllocZero(TopTransactionContext, sizeof(BfiPending));
