@@ -23,7 +23,7 @@ CUCKOO_SRCS = src/cuckoo/cf_value.c src/cuckoo/cf_funcs.c \
 	src/cuckoo/cf_batch.c src/cuckoo/cf_agg.c src/cuckoo/cf_family.c
 # the index access method, on its own
 AM_SRCS = src/am/bfi_handler.c src/am/bfi_pages.c src/am/bfi_build.c \
-	src/am/bfi_insert.c src/am/bfi_pending.c src/am/bfi_wal.c \
+	src/am/bfi_insert.c src/am/bfi_pending.c src/am/bfi_older.c src/am/bfi_wal.c \
 	src/am/bfi_validate.c src/am/bfi_access.c \
 	src/am/bfi_citus.c src/am/bfi_route.c src/am/bfi_site.c src/am/bfi_read.c \
 	src/am/bfi_funcs.c

@@ -38,4 +38,5 @@ void
 _PG_init(void)
 {
 	bfi_pending_init();
+	bfi_older_init();
 }

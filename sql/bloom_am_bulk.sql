@@ -146,4 +146,66 @@ INSERT INTO bd SELECT g % 3000 FROM generate_series(1, 9000) g
 SELECT count(*) BETWEEN 2900 AND 3000 AS each_key_once, count(DISTINCT id) = count(*) AS no_repeats
   FROM bd;
 
-DROP TABLE bk, bt, bc, bd;
+-- 7. an insert asks this backend's copies of the older layers
+-- (bfi_older.c) once it has asked a layer's pages for twice as many keys
+-- as it has pages.  Keys an older layer holds are not counted again; the
+-- copies stay within bloomtype.layer_cache; a TRUNCATE (a new file) and a
+-- new index of the same name never answer from an old copy: here a stale
+-- copy would drop the keys 1..150000 of the new file (false negatives).
+-- A new session, whose copies are only those made here; bo_load inserts
+-- keys lo..hi, 5,000 a transaction.
+\c -
+CREATE TABLE bo (id bigint);
+CREATE INDEX bo_id ON bo USING bloomfilter (id) WITH (min_capacity = 1000);
+CREATE PROCEDURE bo_load(lo bigint, hi bigint) LANGUAGE plpgsql AS $$
+BEGIN
+  FOR s IN lo..hi BY 5000 LOOP
+    INSERT INTO bo SELECT g FROM generate_series(s, LEAST(s + 4999, hi)) g;
+    COMMIT;
+  END LOOP;
+END $$;
+CREATE VIEW bo_copies AS
+  SELECT total_bytes FROM pg_backend_memory_contexts
+   WHERE name = 'bloomfilter index older layers';
+CALL bo_load(1, 150000);
+-- (defined once the library is loaded)
+SHOW bloomtype.layer_cache;
+SELECT layers AS layers_before, items AS items_before FROM bloom_index_info('bo_id') \gset
+SELECT :layers_before AS layers, total_bytes >= 73728 + 147456 AS older_copied,
+       total_bytes < 512 * 1024 AS no_more
+  FROM bo_copies;
+CALL bo_load(1, 75000);
+SELECT layers = :layers_before AS same_layers, items - :items_before AS counted_again
+  FROM bloom_index_info('bo_id');
+TRUNCATE bo;
+SELECT total_bytes < 16384 AS copies_dropped FROM bo_copies;
+CALL bo_load(200001, 350000);
+CALL bo_load(1, 150000);
+SELECT count(*) AS rows, count(*) FILTER (WHERE NOT bloom_index_contains('bo_id', id)) AS missing
+  FROM bo;
+DROP INDEX bo_id;
+DELETE FROM bo WHERE id <= 150000;
+CREATE INDEX bo_id ON bo USING bloomfilter (id) WITH (min_capacity = 1000);
+CALL bo_load(1, 150000);
+SELECT count(*) FILTER (WHERE NOT bloom_index_contains('bo_id', id)) AS missing_new_index
+  FROM bo;
+-- a limit copies the layers that fit (the first: 8 pages of 126 blocks,
+-- 63 kB; not the second);
+-- 0 copies nothing (the pages answer)
+SET bloomtype.layer_cache = '100kB';
+TRUNCATE bo;
+CALL bo_load(1, 150000);
+SELECT total_bytes >= 126 * 8 * 64 AS first_copied, total_bytes < 100 * 1024 AS within_limit
+  FROM bo_copies;
+SET bloomtype.layer_cache = 0;
+TRUNCATE bo;
+CALL bo_load(1, 150000);
+CALL bo_load(1, 75000);
+SELECT count(*) AS rows, count(*) FILTER (WHERE NOT bloom_index_contains('bo_id', id)) AS missing,
+       (SELECT total_bytes < 16384 FROM bo_copies) AS nothing_copied
+  FROM bo;
+RESET bloomtype.layer_cache;
+DROP VIEW bo_copies;
+DROP PROCEDURE bo_load;
+
+DROP TABLE bk, bt, bc, bd, bo;

@@ -70,7 +70,6 @@ sort_by_page(const BfiLayer *l, const uint64 *h, uint32 n, KeySlot *slots)
 static void
 drop_older(Relation index, BfiCache *c, uint64 *h, uint32 *n)
 {
-	BfiCache	older = *c;
 	bool	   *found;
 	uint32	   *pending;
 	uint32	   *order;
@@ -78,14 +77,12 @@ drop_older(Relation index, BfiCache *c, uint64 *h, uint32 *n)
 
 	if (c->meta.nlayers <= 1 || *n == 0)
 		return;
-	older.meta.nlayers = c->meta.nlayers - 1;
 	found = palloc0(sizeof(bool) * *n);
 	pending = palloc(sizeof(uint32) * *n);
 	order = palloc(sizeof(uint32) * *n);
 	for (uint32 i = 0; i < *n; i++)
 		pending[i] = i;
-	bfi_probe_batch(index, &older, h, found, pending, *n, order);
-	c->known_nblocks = Max(c->known_nblocks, older.known_nblocks);
+	bfi_older_probe(index, c, h, found, pending, *n, order);
 	for (uint32 i = 0; i < *n; i++)
 		if (!found[i])
 			h[kept++] = h[i];
@@ -95,12 +92,15 @@ drop_older(Relation index, BfiCache *c, uint64 *h, uint32 *n)
 	pfree(order);
 }
 
-/* The buffer of page blkno, exclusively locked; a page past the file's end is added */
+/*
+ * The buffer of page blkno (pinned already in buf, or InvalidBuffer),
+ * exclusively locked; a page past the file's end is added
+ */
 static Buffer
-lock_page(Relation index, BfiCache *c, BlockNumber blkno)
+lock_page(Relation index, BfiCache *c, BlockNumber blkno, Buffer buf)
 {
-	Buffer		buf = bfi_read_page(index, c, blkno);
-
+	if (!BufferIsValid(buf))
+		buf = bfi_read_page(index, c, blkno);
 	if (!BufferIsValid(buf))
 	{
 		/* after a crash: the file may lack pages a layer was given */
@@ -108,6 +108,29 @@ lock_page(Relation index, BfiCache *c, BlockNumber blkno)
 		buf = ReadBuffer(index, blkno);
 	}
 	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	return buf;
+}
+
+/*
+ * Pins the page of the keys slots[from..] (when the file has it) and asks
+ * the CPU for the lines a write will read: the page's header, its special
+ * space and the keys' blocks.  Keys fall on pages far apart, each line a
+ * miss: asked while the page before is written, they arrive meanwhile.
+ */
+static Buffer
+pin_ahead(Relation index, BfiCache *c, const KeySlot *slots, uint32 from,
+		  uint32 n)
+{
+	Buffer		buf = bfi_read_page(index, c, slots[from].blkno);
+	const char *page;
+
+	if (!BufferIsValid(buf))
+		return InvalidBuffer;
+	page = BufferGetPage(buf);
+	__builtin_prefetch(page);
+	__builtin_prefetch(page + BLCKSZ - BFI_SPECIAL_SIZE);
+	for (uint32 j = from; j < n && slots[j].blkno == slots[from].blkno; j++)
+		__builtin_prefetch(page + slots[j].off);
 	return buf;
 }
 
@@ -135,6 +158,7 @@ bfi_insert_keys(Relation index, BfiCache *c, uint64 *h, uint32 n)
 		uint32		left = 0;
 		bool		any_full = false;
 		bool		at_share = false;
+		Buffer		next;
 
 		bfi_meta_for_index(index, &c->meta);
 		if (c->meta.nlayers == 0)
@@ -148,16 +172,23 @@ bfi_insert_keys(Relation index, BfiCache *c, uint64 *h, uint32 n)
 		l = &c->meta.layers[layer];
 		sort_by_page(l, h, n, slots);
 
+		next = n > 0 ? pin_ahead(index, c, slots, 0, n) : InvalidBuffer;
 		for (uint32 i = 0; i < n;)
 		{
 			BlockNumber blkno = slots[i].blkno;
 			uint32		p = blkno - l->first_blkno;
 			uint64		share = bfi_page_share(l, p);
-			Buffer		buf = lock_page(index, c, blkno);
+			uint32		end = i;
+			Buffer		buf;
 			bool		full = false;
 
+			while (end < n && slots[end].blkno == blkno)
+				end++;
+			buf = next;
+			next = end < n ? pin_ahead(index, c, slots, end, n) : InvalidBuffer;
+			buf = lock_page(index, c, blkno, buf);
 			bfi_write_begin(w, index, buf, &c->meta, layer, p);
-			for (; i < n && slots[i].blkno == blkno; i++)
+			for (; i < end; i++)
 			{
 				if (full)
 				{

@@ -168,15 +168,20 @@ bfi_probe_hash(Relation index, BfiCache *c, uint64 h)
 static bool
 same_snapshot(const BfiLeaf *leaf, Snapshot snap)
 {
-	return leaf->copy_xact == GetCurrentTransactionStartTimestamp() &&
-		leaf->copy_xmin == snap->xmin && leaf->copy_xmax == snap->xmax &&
-		leaf->copy_cid == snap->curcid && leaf->copy_xcnt == snap->xcnt &&
-		leaf->copy_subxcnt == snap->subxcnt &&
-		leaf->copy_suboverflowed == snap->suboverflowed &&
-		memcmp(leaf->copy_xip, snap->xip, sizeof(TransactionId) * snap->xcnt) == 0 &&
-		(snap->subxcnt <= 0 ||
-		 memcmp(leaf->copy_xip + snap->xcnt, snap->subxip,
-				sizeof(TransactionId) * snap->subxcnt) == 0);
+	if (leaf->copy_xmin != snap->xmin || leaf->copy_xmax != snap->xmax ||
+		leaf->copy_cid != snap->curcid || leaf->copy_xcnt != snap->xcnt ||
+		leaf->copy_subxcnt != snap->subxcnt ||
+		leaf->copy_suboverflowed != snap->suboverflowed ||
+		leaf->copy_xact != GetCurrentTransactionStartTimestamp())
+		return false;
+	/* most snapshots see few running transactions: compared in line */
+	for (uint32 i = 0; i < snap->xcnt; i++)
+		if (leaf->copy_xip[i] != snap->xip[i])
+			return false;
+	for (int32 i = 0; i < snap->subxcnt; i++)
+		if (leaf->copy_xip[snap->xcnt + i] != snap->subxip[i])
+			return false;
+	return true;
 }
 
 /* Remembers snap as the one the leaf counts probes under */
@@ -275,9 +280,9 @@ bfi_leaf_count_probe(BfiLeaf *leaf, Relation index)
  * keys are grouped by page with a counting sort, and each page is read
  * once.  Returns the number of keys still pending, compacted in place.
  */
-static uint32
-probe_layer_batch(Relation index, BfiCache *c, unsigned i, const uint64 *h,
-				  bool *found, uint32 *pending, uint32 npending, uint32 *order)
+uint32
+bfi_probe_layer_batch(Relation index, BfiCache *c, unsigned i, const uint64 *h,
+					  bool *found, uint32 *pending, uint32 npending, uint32 *order)
 {
 	const BfiLayer *l = &c->meta.layers[i];
 	uint32	   *start = palloc0_array(uint32, l->npages + 1);
@@ -333,20 +338,17 @@ bfi_probe_batch(Relation index, BfiCache *c, const uint64 *h, bool *found,
 				uint32 *pending, uint32 npending, uint32 *order)
 {
 	for (unsigned i = 0; i < c->meta.nlayers && npending > 0; i++)
-		npending = probe_layer_batch(index, c, i, h, found, pending, npending,
-									 order);
+		npending = bfi_probe_layer_batch(index, c, i, h, found, pending,
+										 npending, order);
 }
 
 /*
- * Calls fn for each page of layer i that holds bits: its blocks, their
- * number and the page's count.  Pages the file lacks and new pages hold
- * no keys and are skipped.
+ * Calls fn for each page of layer i that holds bits (each under its share
+ * lock): its blocks, their number and the page's count.  Pages the file
+ * lacks and new pages hold no keys and are skipped.
  */
-typedef void (*page_fn) (const uint8 *blocks, uint32 nblocks, uint64 nitems,
-						 uint32 p, void *arg);
-
-static void
-scan_layer(Relation index, BfiCache *c, unsigned i, page_fn fn, void *arg)
+void
+bfi_scan_layer(Relation index, BfiCache *c, unsigned i, BfiPageFn fn, void *arg)
 {
 	const BfiLayer *l = &c->meta.layers[i];
 
@@ -413,7 +415,7 @@ bfi_snapshot(BfiTarget *t, BloomFilter *f)
 	bloom_scalable_assemble(BT_DATA(v), layers, m.nlayers, m.fpr, m.expansion,
 							m.seed, f);
 	for (unsigned i = 0; i < c->meta.nlayers; i++)
-		scan_layer(t->index, c, i, copy_page, &f->layers[i]);
+		bfi_scan_layer(t->index, c, i, copy_page, &f->layers[i]);
 	f->nitems = 0;
 	for (unsigned i = 0; i < m.nlayers; i++)
 		f->nitems = bloom_sat_add(f->nitems, f->layers[i].nitems);
@@ -452,5 +454,5 @@ bfi_layer_stats(Relation index, BfiCache *c, unsigned i, BfiLayerStats *stats)
 	LayerScan	s = {&c->meta.layers[i], stats};
 
 	memset(stats, 0, sizeof(*stats));
-	scan_layer(index, c, i, stat_page, &s);
+	bfi_scan_layer(index, c, i, stat_page, &s);
 }

@@ -122,6 +122,12 @@ add_fragments(char *delta, Size *len, const uint8 *old, const uint8 *new,
 		OffsetNumber offset,
 					length;
 
+		/* most bytes are unchanged: skip equal words whole */
+		if ((i & 7) == 0 && i + 8 <= n && memcmp(old + i, new + i, 8) == 0)
+		{
+			i += 8;
+			continue;
+		}
 		if (old[i] == new[i])
 		{
 			i++;

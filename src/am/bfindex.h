@@ -117,6 +117,12 @@ extern void bfi_write_finish(BfiPageWrite *w);
 #define BFI_PENDING_MAX		65536
 
 extern void bfi_pending_init(void);
+
+/* bfi_older.c */
+extern void bfi_older_init(void);
+extern uint32 bfi_older_probe(Relation index, BfiCache *c, const uint64 *h,
+							  bool *found, uint32 *pending, uint32 npending,
+							  uint32 *order);
 extern void bfi_pending_add(Relation index, Datum key);
 extern void bfi_pending_flush_index(Relation index);
 extern void bfi_pending_forget(Relation index);
@@ -246,6 +252,14 @@ extern bool bfi_probe_layer(Relation index, BfiCache *c, unsigned i, uint64 h);
 extern bool bfi_probe_hash(Relation index, BfiCache *c, uint64 h);
 extern const BloomFilter *bfi_leaf_copy(BfiLeaf *leaf);
 extern void bfi_leaf_count_probe(BfiLeaf *leaf, Relation index);
+extern uint32 bfi_probe_layer_batch(Relation index, BfiCache *c, unsigned i,
+									const uint64 *h, bool *found,
+									uint32 *pending, uint32 npending,
+									uint32 *order);
+typedef void (*BfiPageFn) (const uint8 *blocks, uint32 nblocks, uint64 nitems,
+						   uint32 p, void *arg);
+extern void bfi_scan_layer(Relation index, BfiCache *c, unsigned i,
+						   BfiPageFn fn, void *arg);
 extern void bfi_probe_batch(Relation index, BfiCache *c, const uint64 *h,
 							bool *found, uint32 *pending, uint32 npending,
 							uint32 *order);

@@ -54,6 +54,17 @@ typedef Oid BtRelFileNumber;
 #define BT_REL_FILENUMBER(rel)	((rel)->rd_node.relNode)
 #endif
 
+/* Whether rel, or its current file, was made in this transaction */
+#if PG_VERSION_NUM >= 160000
+#define BT_REL_NEW_FILE_IN_XACT(rel) \
+	((rel)->rd_createSubid != InvalidSubTransactionId || \
+	 (rel)->rd_firstRelfilelocatorSubid != InvalidSubTransactionId)
+#else
+#define BT_REL_NEW_FILE_IN_XACT(rel) \
+	((rel)->rd_createSubid != InvalidSubTransactionId || \
+	 (rel)->rd_firstRelfilenodeSubid != InvalidSubTransactionId)
+#endif
+
 /*
  * 18 lets a module name itself and its version in its magic block
  * (pg_get_loaded_modules() reports them).  BLOOMTYPE_VERSION comes from
