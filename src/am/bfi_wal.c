@@ -105,48 +105,53 @@ bfi_write_nitems(const BfiPageWrite *w)
 
 /*
  * Appends to delta (at *len) the fragments that turn old into new over n
- * bytes at page offset base: runs of changed bytes, joined across fewer
- * unchanged bytes than a fragment's header
+ * bytes (at most 64) at page offset base: runs of changed bytes, joined
+ * across fewer unchanged bytes than a fragment's header (the rule of
+ * generic_xlog.c's computeRegionDelta).  The changed bytes are found a
+ * word at a time, as a mask: a key changes a few bytes of its block.
  */
 static void
 add_fragments(char *delta, Size *len, const uint8 *old, const uint8 *new,
 			  OffsetNumber base, int n)
 {
-	int			i = 0;
+	uint64		changed = 0;
 
-	while (i < n)
+	Assert(n <= 64);
+	for (int w = 0; w + 8 <= n; w += 8)
 	{
-		int			start,
-					end,
-					same;
+		uint64		a,
+					b,
+					x;
+
+		memcpy(&a, old + w, 8);
+		memcpy(&b, new + w, 8);
+		for (x = a ^ b; x != 0;)
+		{
+			int			byte = __builtin_ctzll(x) / 8;
+
+			changed |= UINT64CONST(1) << (w + byte);
+			x &= ~(UINT64CONST(0xFF) << (byte * 8));
+		}
+	}
+	for (int i = n & ~7; i < n; i++)
+		if (old[i] != new[i])
+			changed |= UINT64CONST(1) << i;
+
+	while (changed != 0)
+	{
+		int			start = __builtin_ctzll(changed);
+		int			end = start + 1;	/* one past the last changed byte */
 		OffsetNumber offset,
 					length;
 
-		/* most bytes are unchanged: skip equal words whole */
-		if ((i & 7) == 0 && i + 8 <= n && memcmp(old + i, new + i, 8) == 0)
+		changed &= changed - 1;
+		/* the next changed byte joins when fewer than a header lie between */
+		while (changed != 0 &&
+			   __builtin_ctzll(changed) - end < (int) FRAGMENT_HEADER)
 		{
-			i += 8;
-			continue;
+			end = __builtin_ctzll(changed) + 1;
+			changed &= changed - 1;
 		}
-		if (old[i] == new[i])
-		{
-			i++;
-			continue;
-		}
-		start = i;
-		end = i + 1;
-		same = 0;
-		for (i = end; i < n && same < (int) FRAGMENT_HEADER; i++)
-		{
-			if (old[i] == new[i])
-				same++;
-			else
-			{
-				same = 0;
-				end = i + 1;
-			}
-		}
-		i = end;
 		offset = base + start;
 		length = end - start;
 		memcpy(delta + *len, &offset, sizeof(offset));
@@ -174,9 +179,10 @@ bfi_write_finish(BfiPageWrite *w)
 	/* the touched blocks' changed bytes, then the page's count */
 	if (!w->isnew)
 	{
-		for (uint32 b = 0; b < BFI_BLOCKS_PER_PAGE; b++)
-			if (w->touched[b / 64] & (UINT64CONST(1) << (b % 64)))
+		for (uint32 t = 0; t < lengthof(w->touched); t++)
+			for (uint64 bits = w->touched[t]; bits != 0; bits &= bits - 1)
 			{
+				uint32		b = t * 64 + __builtin_ctzll(bits);
 				OffsetNumber off = BFI_DATA_OFFSET + b * BLOOM_BLOCK_BYTES;
 
 				add_fragments(w->delta, &len, (const uint8 *) page + off,
@@ -193,10 +199,11 @@ bfi_write_finish(BfiPageWrite *w)
 		memcpy(page, w->image.data, BLCKSZ);
 	else
 	{
-		for (uint32 b = 0; b < BFI_BLOCKS_PER_PAGE; b++)
-			if (w->touched[b / 64] & (UINT64CONST(1) << (b % 64)))
+		for (uint32 t = 0; t < lengthof(w->touched); t++)
+			for (uint64 bits = w->touched[t]; bits != 0; bits &= bits - 1)
 			{
-				Size		off = BFI_DATA_OFFSET + b * BLOOM_BLOCK_BYTES;
+				Size		off = BFI_DATA_OFFSET +
+					(t * 64 + __builtin_ctzll(bits)) * BLOOM_BLOCK_BYTES;
 
 				memcpy(page + off, w->image.data + off, BLOOM_BLOCK_BYTES);
 			}
