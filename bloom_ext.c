@@ -32,11 +32,15 @@ extern PGDLLEXPORT void _PG_init(void);
 /*
  * Loading the library registers what writes the index keys a transaction
  * inserted (src/am/bfi_pending.c): a transaction callback and the
- * ExecutorStart and ProcessUtility hooks.  Nothing else is process-wide.
+ * ExecutorStart and ProcessUtility hooks; the relcache and role callbacks
+ * that invalidate call sites and copies of older layers (bfi_site.c,
+ * bfi_older.c); and the setting bloomtype.layer_cache.  Nothing else is
+ * process-wide.
  */
 void
 _PG_init(void)
 {
 	bfi_pending_init();
 	bfi_older_init();
+	bfi_site_init();
 }

@@ -205,6 +205,24 @@ SELECT count(*) AS rows, count(*) FILTER (WHERE NOT bloom_index_contains('bo_id'
        (SELECT total_bytes < 16384 FROM bo_copies) AS nothing_copied
   FROM bo;
 RESET bloomtype.layer_cache;
+-- a REINDEX (one layer again), and a TRUNCATE rolled back in the
+-- transaction that loaded its new file (which is never copied: made in
+-- this transaction): no key lost, none of the rolled-back file's kept
+TRUNCATE bo;
+CALL bo_load(1, 150000);
+REINDEX INDEX bo_id;
+CALL bo_load(150001, 300000);
+BEGIN;
+TRUNCATE bo;
+INSERT INTO bo SELECT g FROM generate_series(400001, 600000) g;
+ROLLBACK;
+CALL bo_load(300001, 450000);
+CALL bo_load(1, 450000);
+SELECT count(*) AS rows, count(*) FILTER (WHERE NOT bloom_index_contains('bo_id', id)) AS missing
+  FROM bo;
+SELECT count(*) FILTER (WHERE bloom_index_contains('bo_id', g)) AS rolled_back_found
+  FROM generate_series(450001, 600000) g \gset
+SELECT :rolled_back_found < 150000 * 0.02 AS rolled_back_keys_at_the_rate;
 DROP VIEW bo_copies;
 DROP PROCEDURE bo_load;
 

@@ -22,15 +22,21 @@
  * pass wrote after the copy is written again into the newest layer, which
  * costs its bits there, never an answer.
  *
- * A copy belongs to one file of one index (its OID and file number) and one
- * layer table entry (and seed): a REINDEX or TRUNCATE makes a new file, and
- * every relcache invalidation of the index, or of all relations, drops the
- * copies of it.  An index whose file was made in this transaction is not
- * copied (a TRUNCATE of a table made in the same transaction rebuilds it
- * in place).  The copies live in their own memory context under
- * TopMemoryContext, at most bloomtype.layer_cache kilobytes in all (0
- * copies nothing), and are kept across transactions: the backend-wide
- * state this needs is this list, which the relcache callback reaches.
+ * What keeps a copy from outliving the layer it copied is the relcache
+ * invalidation that every rebuild of an index sends (REINDEX, TRUNCATE, a
+ * new file or the same file rebuilt in place, as ON COMMIT DELETE ROWS and
+ * a TRUNCATE after SET TABLESPACE in one transaction do; index_update_stats
+ * always sends one), processed before an insert can ask, since the insert
+ * holds a lock on the index that a rebuild by another backend waits for:
+ * any invalidation of the index, or of all relations, drops its copies.  A
+ * copy also names the file (OID and file number), the seed and its layer's
+ * entry of the layer table, and an index whose file was made in this
+ * transaction is not copied at all.  The copies live in their own memory
+ * context under TopMemoryContext, at most bloomtype.layer_cache kilobytes
+ * in all (0 copies nothing; lowered, the copies go at the next insert),
+ * and are kept across transactions: the backend-wide state this needs is
+ * this list, which the relcache callback reaches.  The first insert past
+ * the threshold pays for the copy (a layer's pages, once).
  *
  *-------------------------------------------------------------------------
  */
@@ -93,6 +99,11 @@ older_relcache_changed(Datum arg, Oid relid)
 void
 bfi_older_init(void)
 {
+	static bool done = false;
+
+	if (done)
+		return;
+	done = true;
 	DefineCustomIntVariable("bloomtype.layer_cache",
 							"Memory a backend may use for copies of the older layers of the bloomfilter indexes it writes.",
 							"An insert asks the copy, not the pages, whether an older layer holds a key. 0 keeps no copy.",
@@ -101,7 +112,17 @@ bfi_older_init(void)
 							PGC_USERSET, GUC_UNIT_KB,
 							NULL, NULL, NULL);
 	MarkGUCPrefixReserved("bloomtype");
-	CacheRegisterRelcacheCallback(older_relcache_changed, (Datum) 0);
+}
+
+/*
+ * A relation's relcache entry was invalidated (all of them for InvalidOid):
+ * its copies go.  Called by bfi_site.c's relcache callback, the library's
+ * one (PostgreSQL has room for ten in a backend, for every library).
+ */
+void
+bfi_older_forget(Oid relid)
+{
+	older_relcache_changed((Datum) 0, relid);
 }
 
 /* The entry for layer i of index's layer table in c, made when missing */
@@ -146,31 +167,50 @@ entry_for(Relation index, const BfiCache *c, unsigned i)
 	return e;
 }
 
-/* Copies one page's blocks into the entry's copy */
+/* Copies one page's blocks into a layer's copy (arg) */
 static void
 copy_blocks(const uint8 *blocks, uint32 nblocks, uint64 nitems, uint32 p,
 			void *arg)
 {
-	OlderCopy  *e = (OlderCopy *) arg;
+	uint8	   *copy = (uint8 *) arg;
 
-	memcpy(e->blocks + (Size) p * BFI_BLOCKS_PER_PAGE * BLOOM_BLOCK_BYTES,
+	memcpy(copy + (Size) p * BFI_BLOCKS_PER_PAGE * BLOOM_BLOCK_BYTES,
 		   blocks, (Size) nblocks * BLOOM_BLOCK_BYTES);
 }
 
-/* Takes the copy of e's layer when it is due and fits */
+/*
+ * Takes the copy of e's layer when it is due and fits.  The copy is
+ * attached only once every page is in it (an error or a cancel part-way
+ * frees it), and memory that is not there skips it: the copy is optional,
+ * and an insert (a COMMIT, on 15) must not fail for want of one.
+ */
 static void
 maybe_copy(Relation index, BfiCache *c, OlderCopy *e)
 {
 	Size		bytes = (Size) e->layer.nblocks * BLOOM_BLOCK_BYTES;
+	uint8	   *copy;
 
 	if (e->asked < 2 * (uint64) e->layer.npages ||
 		older_bytes + bytes > (Size) layer_cache_kb * 1024)
 		return;
 	/* zeroed: pages the file lacks, or new ones, hold no keys */
-	e->blocks = MemoryContextAllocHuge(older_cxt, bytes);
-	memset(e->blocks, 0, bytes);
+	copy = MemoryContextAllocExtended(older_cxt, bytes,
+									  MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO |
+									  MCXT_ALLOC_NO_OOM);
+	if (copy == NULL)
+		return;
+	PG_TRY();
+	{
+		bfi_scan_layer(index, c, e->layerno, copy_blocks, copy);
+	}
+	PG_CATCH();
+	{
+		pfree(copy);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	e->blocks = copy;
 	older_bytes += bytes;
-	bfi_scan_layer(index, c, e->layerno, copy_blocks, e);
 }
 
 /*
@@ -186,6 +226,10 @@ bfi_older_probe(Relation index, BfiCache *c, const uint64 *h, bool *found,
 {
 	bool		cache = layer_cache_kb > 0 &&
 		!BT_REL_NEW_FILE_IN_XACT(index);
+
+	/* the setting was lowered: the copies go, and are taken again within it */
+	if (older_bytes > (Size) layer_cache_kb * 1024)
+		older_relcache_changed((Datum) 0, InvalidOid);
 
 	for (unsigned i = 0; i + 1 < c->meta.nlayers && npending > 0; i++)
 	{

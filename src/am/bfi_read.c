@@ -15,8 +15,8 @@
  * false negatives.  The SQL functions of bfi_funcs.c call these for each
  * index bfi_access.c opened, or a call site keeps (bfi_site.c: its
  * metapage is read every call and decoded again only when it changed); an
- * insert (bfi_insert.c) asks the older layers with bfi_probe_layer before
- * it adds a key.
+ * insert (bfi_insert.c) asks the older layers with bfi_probe_layer_batch
+ * (through bfi_older.c, which keeps copies) before it adds a key.
  *
  *-------------------------------------------------------------------------
  */

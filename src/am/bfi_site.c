@@ -79,12 +79,29 @@ static void
 relcache_changed(Datum arg, Oid relid)
 {
 	site_generation++;
+	bfi_older_forget(relid);
 }
 
 static void
 syscache_changed(Datum arg, int cacheid, uint32 hashvalue)
 {
 	site_generation++;
+}
+
+/*
+ * Called once, when the library is loaded (bloom_ext.c's _PG_init): the
+ * library's one relcache callback (it also drops bfi_older.c's copies) and
+ * the role catalogs' callbacks
+ */
+void
+bfi_site_init(void)
+{
+	if (site_callbacks_registered)
+		return;
+	CacheRegisterRelcacheCallback(relcache_changed, (Datum) 0);
+	CacheRegisterSyscacheCallback(AUTHOID, syscache_changed, (Datum) 0);
+	CacheRegisterSyscacheCallback(AUTHMEMROLEMEM, syscache_changed, (Datum) 0);
+	site_callbacks_registered = true;
 }
 
 /* The call site's entry, made on its first call */
@@ -96,13 +113,6 @@ site_of(FunctionCallInfo fcinfo)
 
 	if (s != NULL)
 		return s;
-	if (!site_callbacks_registered)
-	{
-		CacheRegisterRelcacheCallback(relcache_changed, (Datum) 0);
-		CacheRegisterSyscacheCallback(AUTHOID, syscache_changed, (Datum) 0);
-		CacheRegisterSyscacheCallback(AUTHMEMROLEMEM, syscache_changed, (Datum) 0);
-		site_callbacks_registered = true;
-	}
 	s = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(BfiSite));
 	s->targets.cxt = AllocSetContextCreate(fcinfo->flinfo->fn_mcxt,
 										   "bloomfilter index call site",

@@ -33,7 +33,7 @@
 
 /*
  * A run of fewer unchanged bytes than a fragment's header costs less
- * logged than split (generic_xlog.c's MATCH_THRESHOLD)
+ * logged than split (generic_xlog.c's MATCH_THRESHOLD is the same size)
  */
 #define FRAGMENT_HEADER	(2 * sizeof(OffsetNumber))
 
@@ -106,9 +106,11 @@ bfi_write_nitems(const BfiPageWrite *w)
 /*
  * Appends to delta (at *len) the fragments that turn old into new over n
  * bytes (at most 64) at page offset base: runs of changed bytes, joined
- * across fewer unchanged bytes than a fragment's header (the rule of
- * generic_xlog.c's computeRegionDelta).  The changed bytes are found a
- * word at a time, as a mask: a key changes a few bytes of its block.
+ * across fewer unchanged bytes than a fragment's header.  (generic_xlog.c's
+ * computeRegionDelta also joins across exactly that many; either list is
+ * replayed the same by generic_redo, and costs the same bytes.)  The
+ * changed bytes are found a word at a time, as a mask: a key changes a few
+ * bytes of its block.
  */
 static void
 add_fragments(char *delta, Size *len, const uint8 *old, const uint8 *new,
@@ -123,8 +125,9 @@ add_fragments(char *delta, Size *len, const uint8 *old, const uint8 *new,
 					b,
 					x;
 
-		memcpy(&a, old + w, 8);
-		memcpy(&b, new + w, 8);
+		/* little-endian: byte j of the word is bits 8j..8j+7 on any CPU */
+		a = bloom_get_le64(old + w);
+		b = bloom_get_le64(new + w);
 		for (x = a ^ b; x != 0;)
 		{
 			int			byte = __builtin_ctzll(x) / 8;

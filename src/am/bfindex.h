@@ -117,16 +117,20 @@ extern void bfi_write_finish(BfiPageWrite *w);
 #define BFI_PENDING_MAX		65536
 
 extern void bfi_pending_init(void);
-
-/* bfi_older.c */
-extern void bfi_older_init(void);
-extern uint32 bfi_older_probe(Relation index, BfiCache *c, const uint64 *h,
-							  bool *found, uint32 *pending, uint32 npending,
-							  uint32 *order);
 extern void bfi_pending_add(Relation index, Datum key);
 extern void bfi_pending_flush_index(Relation index);
 extern void bfi_pending_forget(Relation index);
 extern uint64 bfi_pending_added(Oid indexoid);
+
+/*
+ * bfi_older.c: this backend's copies of the older layers of the indexes it
+ * writes, which an insert asks before it adds a key
+ */
+extern void bfi_older_init(void);
+extern void bfi_older_forget(Oid relid);
+extern uint32 bfi_older_probe(Relation index, BfiCache *c, const uint64 *h,
+							  bool *found, uint32 *pending, uint32 npending,
+							  uint32 *order);
 
 extern void bfi_insert_keys(Relation index, BfiCache *c, uint64 *h, uint32 n);
 #if PG_VERSION_NUM >= 170000
@@ -226,6 +230,7 @@ typedef struct BfiTargets
 extern int	bfi_site_targets(FunctionCallInfo fcinfo, Oid indexoid,
 							 BfiCaller caller, const BloomKeyInfo *ki,
 							 const Datum *key, BfiLeaf ***leaves);
+extern void bfi_site_init(void);
 extern BfiLeaf *bfi_site_copy_leaf(FunctionCallInfo fcinfo, Oid indexoid);
 extern BfiLeaf *bfi_leaf_new(Oid indexoid, Oid heapoid, MemoryContext cxt);
 extern void bfi_targets_add(BfiTargets *out, BfiLeaf *leaf);
