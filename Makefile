@@ -14,7 +14,7 @@ include $(dir $(lastword $(MAKEFILE_LIST)))src/core/core.mk
 PG_SRCS = src/pg/glue_keys.c src/pg/glue_memory.c src/pg/glue_cache.c \
 	src/pg/glue_io.c src/pg/glue_batch.c src/pg/glue_agg.c \
 	src/pg/glue_params.c src/pg/glue_family.c
-BLOOM_SRCS = src/bloom/bf_value.c src/bloom/bf_construct.c \
+BLOOM_SRCS = src/bloom/bf_value.c src/bloom/bf_construct.c src/bloom/bf_window.c \
 	src/bloom/bf_funcs.c src/bloom/bf_batch.c src/bloom/bf_agg.c \
 	src/bloom/bf_legacy.c
 COUNTING_SRCS = src/counting/cb_value.c src/counting/cb_funcs.c \
@@ -33,11 +33,11 @@ OBJS = bloom_ext.o $(PG_SRCS:.c=.o) $(BLOOM_SRCS:.c=.o) $(AM_SRCS:.c=.o) \
 	$(CORE_SRCS:.c=.o)
 DATA = bloomtype--1.0.sql bloomtype--1.0--1.1.sql bloomtype--1.1--1.2.sql \
 	bloomtype--1.2--1.3.sql bloomtype--1.3--1.4.sql bloomtype--1.4--1.5.sql \
-	bloomtype--1.5--1.6.sql
-DATA_built = bloomtype--1.6.sql
+	bloomtype--1.5--1.6.sql bloomtype--1.6--1.7.sql
+DATA_built = bloomtype--1.7.sql
 PGFILEDESC = "bloomtype - probabilistic filter data types"
 
-REGRESS = bloom_io bloom_install bloom_module bloom_funcs bloom_keys bloom_agg bloom_setops bloom_stats bloom_cache bloom_memory bloom_hostile bloom_batch bloom_scalable bloom_am bloom_am_plans bloom_am_bulk bloom_am_errors bloom_am_partition bloom_am_cache counting_funcs cuckoo_funcs forget_agg forget_random counting_hostile cuckoo_hostile bloom_upgrade bloom_trusted bloom_cancel
+REGRESS = bloom_io bloom_install bloom_module bloom_funcs bloom_keys bloom_agg bloom_setops bloom_stats bloom_cache bloom_memory bloom_hostile bloom_batch bloom_scalable bloom_am bloom_am_plans bloom_am_bulk bloom_am_errors bloom_am_partition bloom_am_cache counting_funcs cuckoo_funcs forget_agg forget_random counting_hostile cuckoo_hostile bloom_upgrade bloom_trusted bloom_cancel bloom_window
 
 PG_CPPFLAGS = $(CORE_CFLAGS) -I$(srcdir)/src/pg -I$(srcdir)/src/am \
 	-I$(srcdir)/src/counting -I$(srcdir)/src/cuckoo \
@@ -52,9 +52,9 @@ include $(PGXS)
 # fragments and the key types (scripts/gen_sql.pl says how; PGXS sets
 # .DELETE_ON_ERROR, so a failed run leaves no script behind)
 SQL_FRAGMENTS = $(addprefix $(srcdir)/,src/pg/bloomtype.sql.in src/pg/type.sql.in \
-	src/bloom/bloomfilter.sql.in src/am/bloomindex.sql.in \
+	src/bloom/bloomfilter.sql.in src/bloom/window.sql.in src/am/bloomindex.sql.in \
 	src/counting/countingbloom.sql.in src/cuckoo/cuckoofilter.sql.in)
-bloomtype--1.6.sql: $(srcdir)/scripts/gen_sql.pl $(srcdir)/src/pg/keytypes.h $(SQL_FRAGMENTS)
+bloomtype--1.7.sql: $(srcdir)/scripts/gen_sql.pl $(srcdir)/src/pg/keytypes.h $(SQL_FRAGMENTS)
 	$(PERL) $(srcdir)/scripts/gen_sql.pl $(srcdir)/src/pg/keytypes.h \
 		$(srcdir)/src/pg/bloomtype.sql.in > $@
 

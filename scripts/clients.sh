@@ -24,11 +24,12 @@ export_filters() {
 		-c "CREATE DATABASE $db TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'" || return 1
 	psql -X -q -v ON_ERROR_STOP=1 -v n="$n" -d $db -f "$here/test/agree/build.sql" >/dev/null || return 1
 	local list
-	list=$(psql -X -At -F ' ' -d $db -c "SELECT name, type, keys FROM agree ORDER BY ord") || return 1
-	local first=1 name type keys
+	list=$(psql -X -At -F ' ' -d $db -c "SELECT name, type, keys,
+	            coalesce((extract(epoch FROM since) * 1000000)::bigint::text, '-') FROM agree ORDER BY ord") || return 1
+	local first=1 name type keys since
 	{
 		echo '{"filters": ['
-		while read -r name type keys; do
+		while read -r name type keys since; do
 			psql -X -At -d $db -c "COPY (SELECT encode(f, 'hex') FROM agree WHERE name = '$name') TO STDOUT" |
 				perl -ne 'chomp; print pack("H*", $_)' >"$dir/$name.bin" || return 1
 			[ -s "$dir/$name.bin" ] || { echo "$name.bin: empty" >&2; return 1; }
@@ -55,13 +56,22 @@ export_filters() {
 			                             $probe) TO STDOUT" |
 				tr -d '\n' >"$dir/$name.ans" || return 1
 			local rule=$keys extra=
+			if [ "$since" != - ]; then
+				# a windowed filter: the answers since a time too
+				psql -X -At -d $db -c "COPY (WITH v AS MATERIALIZED (SELECT f::$type AS f, since FROM agree WHERE name = '$name')
+				                             SELECT string_agg(a, '' ORDER BY g)
+				                               FROM (SELECT g, CASE WHEN $fn(v.f, key_$keys(g), v.since) THEN '1' ELSE '0' END AS a
+				                                       FROM v, generate_series(0, $n - 1) g OFFSET 0) s) TO STDOUT" |
+					tr -d '\n' >"$dir/$name.since.ans" || return 1
+				extra=", \"since\": $since, \"since_answers\": \"$name.since.ans\""
+			fi
 			if [ "$keys" = date ]; then
 				# a client cannot encode dates (class "other"): it probes
 				# by their hashes, n little-endian 64-bit words
 				psql -X -At -d $db -c "COPY (SELECT bloom_key_hash(key_date(g)) FROM generate_series(0, $n - 1) g ORDER BY g) TO STDOUT" |
 					perl -ne 'print pack("q<", $_)' >"$dir/$name.hashes" || return 1
 				rule=hash
-				extra=", \"hashes\": \"$name.hashes\""
+				extra="$extra, \"hashes\": \"$name.hashes\""
 			fi
 			[ $first = 1 ] || echo ','
 			first=0

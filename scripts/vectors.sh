@@ -28,6 +28,7 @@ q() { PGOPTIONS="-c client_min_messages=error" psql -X -q -v ON_ERROR_STOP=1 -d 
 q -f "$here/test/vectors/gen.sql" >/dev/null
 q -c "\\copy (SELECT ord, name, type, why, encode(f, 'hex') FROM vec_filter ORDER BY ord) TO '$work/filters.tsv'"
 q -c "\\copy (SELECT name, ord, key_class, key_text, expect FROM vec_probe ORDER BY name, ord) TO '$work/probes.tsv'"
+q -c "\\copy (SELECT name, since, ord, expect FROM vec_since ORDER BY name, since, ord) TO '$work/since.tsv'"
 
 # The hostile suites, each cut before it feeds its values through the
 # input doors, in a session of its own; then which type takes each value.

@@ -159,6 +159,51 @@ INSERT INTO hostile (why, v)
                  FROM generate_series(1, 8184) i)
     FROM base;
 
+-- 9. windowed filters (kind 9, format version 5, from 1.7): a window of 3
+--    one-hour slices holding keys 1 (slice 498221, 2026-11-02 05:00 UTC)
+--    and 2 (slice 498223, the newest); each field out of range
+CREATE TEMP TABLE wbase AS
+  SELECT bloom_add(bloom_add(bloom_window(100, 0.01, '1 hour', 3), 1::bigint, '2026-11-02 05:00+00'),
+                   2::bigint, '2026-11-02 07:00+00')::bytea AS w;
+SELECT length(w) AS window_bytes, get_byte(w, 4) AS version, get_byte(w, 5) AS kind,
+       w::bloomfilter::bytea = w AS valid FROM wbase;
+INSERT INTO hostile (why, v) SELECT 'window truncated to ' || n, substr(w, 1, n)
+  FROM wbase, generate_series(64, 127, 7) n;
+INSERT INTO hostile (why, v) SELECT why, v FROM wbase, LATERAL (VALUES
+  ('window: version 4', set_byte(w, 4, 4)),
+  ('window: version 2', set_byte(w, 4, 2)),
+  ('window: version 6', set_byte(w, 4, 6)),
+  ('window: kind 4 in version 5', set_byte(w, 5, 4)),
+  ('window: kind 7 in version 5', set_byte(w, 5, 7)),
+  ('version 5 of kind 1', set_byte(set_byte(w, 5, 1), 4, 5)),
+  ('window: k 0', set_byte(w, 12, 0)),
+  ('window: k 33', set_byte(w, 12, 33)),
+  ('window: block log2 8', set_byte(w, 13, 8)),
+  ('window: flags', set_byte(w, 14, 1)),
+  ('window: capacity 0', put(w, 24, le64(0))),
+  ('window: capacity past the bits', put(w, 24, le64(get_byte(w, 56) * 512 + 1))),
+  ('window: rate 0.6', put(w, 32, le_double(0.6))),
+  ('window: rate 1e-10', put(w, 32, le_double(1e-10))),
+  ('window: items', put(w, 40, le64(3))),
+  ('window: slices past the window', put(w, 48, le64(5))),
+  ('window: slices and length', put(w, 48, le64(1))),
+  ('window: blocks 0', put(w, 56, le64(0))),
+  ('window: slice length 0', put(w, 64, le64(0))),
+  ('window: slice length negative', put(w, 64, le64(18446744069109551616))),
+  ('window: slice length past 1000 years', put(w, 64, le64(31622400000000001))),
+  ('window: newest past the slices', put(w, 72, le64(498300))),
+  ('window: newest none with slices', put(w, 72, le64(9223372036854775808))),
+  ('window: newest out of range', put(w, 72, le64(9223372036854775807))),
+  ('window: window 0', set_byte(w, 80, 0)),
+  ('window: window 32', set_byte(w, 80, 32)),
+  ('window: window 1, a slice outside it', set_byte(w, 80, 1)),
+  ('window: reserved', set_byte(w, 90, 1)),
+  ('window: slices not increasing', put(w, 96, le64(498223))),
+  ('window: slice older than the window', put(w, 96, le64(498219))),
+  ('window: a slice newer than the newest', put(w, 112, le64(498224))),
+  ('window: slice items', put(w, 104, le64(2))),
+  ('window: extra byte', w || '\x00'::bytea)) v(why, v);
+
 SELECT count(*) AS hostile_values FROM hostile;
 
 -- feed each through the three doors

@@ -1,5 +1,5 @@
 -- ALTER EXTENSION bloomtype UPDATE from 1.0 through every version to the
--- newest (1.6): values written by 1.0 read unchanged, and the new functions
+-- newest (1.7): values written by 1.0 read unchanged, and the new functions
 -- arrive
 SET client_min_messages = warning;
 DROP EXTENSION IF EXISTS bloomtype CASCADE;
@@ -250,4 +250,28 @@ SELECT p.oid::regprocedure AS function, p.prosrc FROM pg_proc p
  ORDER BY p.oid::regprocedure::text COLLATE "C";
 DROP VIEW meaning;
 DROP AGGREGATE partial15(bigint);
+
+-- 1.6 -> 1.7: windowed filters.  The update adds bloom_window, the forms
+-- of bloom_add, bloom_add_all and the lookups with a time, bloom_expire
+-- and bloom_slices; nothing else changes: stored values keep their bytes
+-- and answers.
+CREATE TEMP TABLE before_17 AS
+  SELECT md5(f::bytea) AS digest, bloom_contains(f, 500) AS answers FROM kept15;
+SELECT count(*) AS windowed_functions_before FROM pg_proc
+ WHERE proname IN ('bloom_window', 'bloom_expire', 'bloom_slices')
+    OR (proname LIKE 'bloom_%' AND pg_get_function_identity_arguments(oid) LIKE '%timestamp with time zone%');
+ALTER EXTENSION bloomtype UPDATE TO '1.7';
+SELECT extversion FROM pg_extension WHERE extname = 'bloomtype';
+SELECT count(*) AS windowed_functions_after FROM pg_proc
+ WHERE proname IN ('bloom_window', 'bloom_expire', 'bloom_slices')
+    OR (proname LIKE 'bloom_%' AND pg_get_function_identity_arguments(oid) LIKE '%timestamp with time zone%');
+SELECT md5(f::bytea) = b.digest AS unchanged, bloom_contains(f, 500) = b.answers AS same_answer
+  FROM kept15, before_17 b;
+-- a windowed filter made on the updated SQL, stored and read back
+CREATE TABLE kept17 AS
+  SELECT bloom_add(bloom_window(100, 0.01, '1 day', 7), 42::bigint, '2026-11-02') AS w;
+SELECT bloom_contains(w, 42::bigint) AS found, bloom_contains(w, 42::bigint, '2026-11-03') AS not_since,
+       (SELECT count(*) FROM bloom_slices(w)) AS slices
+  FROM kept17;
+DROP TABLE kept17;
 DROP TABLE upgraded_t, kept13, kept14, ckept14, kept15;

@@ -407,7 +407,8 @@ bf_agg_final(FunctionCallInfo fcinfo, BtApiVersion api)
 	else
 		state = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
 	bf_decode_or_error(state, &f);
-	if (f.kind == BLOOM_KIND_BLOCKED || f.kind == BLOOM_KIND_SCALABLE)
+	if (f.kind == BLOOM_KIND_BLOCKED || f.kind == BLOOM_KIND_SCALABLE ||
+		f.kind == BLOOM_KIND_WINDOWED)
 		PG_RETURN_POINTER(bt_copy_into(state, CurrentMemoryContext));
 	state = bf_materialize(&f, api, &cache->plan, CurrentMemoryContext);
 	bf_decode_or_error(state, &f);	/* what is returned must read back */

@@ -22,7 +22,7 @@
 static inline void
 prefetch_block(const BloomFilter *f, uint64 h)
 {
-	if (f->kind == BLOOM_KIND_SCALABLE)
+	if (f->kind == BLOOM_KIND_SCALABLE || f->kind == BLOOM_KIND_WINDOWED)
 		__builtin_prefetch(bloom_bits_block(f->layers[0].data, f->layers[0].nblocks, h));
 	else
 		__builtin_prefetch(bloom_bits_block(f->data, f->nblocks, h));
@@ -52,7 +52,7 @@ probe_all(const void *filter, const BtBatchKeys *keys, bool *found)
 			prefetch_block(f, keys->hashes[i + BATCH_PREFETCH_AHEAD]);
 		if (keys->nulls[i] || f->key_class == BLOOM_KEY_NONE)
 			found[i] = false;
-		else if (f->kind == BLOOM_KIND_SCALABLE)
+		else if (f->kind == BLOOM_KIND_SCALABLE || f->kind == BLOOM_KIND_WINDOWED)
 			found[i] = bloom_filter_contains(f, keys->hashes[i]);	/* prefetches its layers */
 		else
 			found[i] = bloom_contains_hash(f, keys->hashes[i]);

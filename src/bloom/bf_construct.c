@@ -224,7 +224,11 @@ bf_add_hash(struct varlena *v, BloomFilter *f, uint64 h, BloomPlan *plan,
 {
 	BloomAlloc	a = bt_allocator(cxt);
 	bool		added;
-	BloomStatus st = bloom_add(f, h, plan, &a, &added);
+	BloomStatus st;
+
+	if (f->kind == BLOOM_KIND_WINDOWED)
+		bf_window_needs_time();
+	st = bloom_add(f, h, plan, &a, &added);
 
 	if (st == BLOOM_E_FULL)
 		ereport(ERROR,

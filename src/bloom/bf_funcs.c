@@ -18,6 +18,7 @@
 #include "access/htup_details.h"
 #include "funcapi.h"
 #include "utils/builtins.h"
+#include "utils/timestamp.h"
 
 /* ---------------------------------------------------------------------
  * Add and contains, one entry point per key type (src/pg/keytypes.h)
@@ -115,8 +116,14 @@ describe_param(const BloomFilter *f, BloomParam param)
 			return pstrdup(f->kind == BLOOM_KIND_SCALABLE ? "\"scalable\"" :
 						   (f->flags & BLOOM_FLAG_NONSCALING) ? "\"fixed, refuses keys past capacity\"" :
 						   "\"fixed, takes keys past capacity (1.0)\"");
+		case BLOOM_PARAM_SLICING:
+			return psprintf("%s, a window of %u",
+							DatumGetCString(DirectFunctionCall1(interval_out,
+																IntervalPGetDatum(bf_window_interval(f)))),
+							f->window);
 		case BLOOM_PARAM_KIND:
-			return pstrdup(f->kind == BLOOM_KIND_SCALABLE ? "\"scalable\"" :
+			return pstrdup(f->kind == BLOOM_KIND_WINDOWED ? "\"windowed\"" :
+						   f->kind == BLOOM_KIND_SCALABLE ? "\"scalable\"" :
 						   f->kind == BLOOM_KIND_HASHLIST ? "\"auto-sized bloom_agg state\"" :
 						   bloom_is_fixed_state(f) ? "\"fixed-capacity bloom_agg state\"" :
 						   "\"blocked\"");
@@ -129,7 +136,8 @@ describe_param(const BloomFilter *f, BloomParam param)
 void
 bf_check_compatible(const BloomFilter *a, const BloomFilter *b)
 {
-	BloomParam	param = bloom_compatible(a, b);
+	BloomParam	param = (a->kind == BLOOM_KIND_WINDOWED && b->kind == BLOOM_KIND_WINDOWED) ?
+		bloom_windowed_compatible(a, b) : bloom_compatible(a, b);
 
 	if (param == BLOOM_PARAM_NONE)
 		return;
@@ -137,6 +145,8 @@ bf_check_compatible(const BloomFilter *a, const BloomFilter *b)
 		bloom_check_key_classes(a->key_class, a->key_type, b->key_class, b->key_type);
 	bt_param_mismatch("bloom filters", param,
 					  describe_param(a, param), describe_param(b, param),
+					  a->kind == BLOOM_KIND_WINDOWED || b->kind == BLOOM_KIND_WINDOWED ?
+					  "Only windowed filters made by bloom_window with the same capacity, false-positive rate, slice and slices combine." :
 					  "Only filters built with the same capacity, false-positive rate and expansion combine, e.g. from bloom_empty(capacity, fpr) or bloom_agg(key, capacity, fpr).");
 }
 
@@ -155,6 +165,11 @@ bf_merge_into(BloomFilter *fa, const BloomFilter *fb, bool intersect,
 	BloomStatus st;
 
 	bf_check_compatible(fa, fb);
+	if (intersect && fa->kind == BLOOM_KIND_WINDOWED)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot intersect windowed bloom filters"),
+				 errhint("Test both filters instead: bloom_contains(a, key) AND bloom_contains(b, key).")));
 	st = bloom_merge(fa, fb, intersect, &al);
 	if (st == BLOOM_E_GROWN)
 		ereport(ERROR,

@@ -24,6 +24,8 @@
 
 #include "bloomtype.h"
 
+#include "datatype/timestamp.h"
+
 /* ---------------------------------------------------------------------
  * What an SQL-API version means for bloomfilter
  * ---------------------------------------------------------------------
@@ -146,6 +148,10 @@ extern void bf_warn_if_cannot_grow(const BloomFilter *f);
 extern struct varlena *bf_add_hash(struct varlena *v, BloomFilter *f, uint64 h,
 								   BloomPlan *plan, MemoryContext cxt);
 extern void bf_admit_key(BloomFilter *f, const BloomKeyInfo *ki);
+
+/* bf_window.c */
+extern void bf_window_needs_time(void) pg_attribute_noreturn();
+extern Interval *bf_window_interval(const BloomFilter *f);
 extern struct varlena *bf_add_target(FunctionCallInfo fcinfo, BtApiVersion api,
 									 BloomFilter *f);
 

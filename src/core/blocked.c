@@ -312,7 +312,7 @@ bloom_layer_estimate_fpr(const BloomLayer *l, const BloomCancel *c)
 static const BloomLayer *
 layers_of(const BloomFilter *f, BloomLayer *one, uint64_t *n)
 {
-	if (f->kind == BLOOM_KIND_SCALABLE)
+	if (f->kind == BLOOM_KIND_SCALABLE || f->kind == BLOOM_KIND_WINDOWED)
 	{
 		*n = f->nlayers;
 		return f->layers;
@@ -362,7 +362,7 @@ bloom_estimate_fpr(const BloomFilter *f, const BloomCancel *c)
 	double		none = 1.0;
 	const BloomLayer *l = layers_of(f, &one, &n);
 
-	if (f->kind != BLOOM_KIND_SCALABLE)
+	if (f->kind != BLOOM_KIND_SCALABLE && f->kind != BLOOM_KIND_WINDOWED)
 		return bloom_layer_estimate_fpr(l, c);
 	for (uint64_t i = 0; i < n; i++)
 		none *= 1.0 - bloom_layer_estimate_fpr(&l[i], c);

@@ -17,6 +17,7 @@
  *				family's aggregates keep; distinct counting
  *	the families
  *	scalable.h	scalable filters (kind 4)
+ *	windowed.h	windowed filters (kind 9): slices of time
  *	aggstate.h	bloomfilter's aggregate states (kinds 3 and 7) and their
  *				materialisation into filters
  *	lightview.h	a light state (kind 7) read without materialising it
@@ -40,6 +41,7 @@
 #include "blocked.h"
 #include "hashlist.h"
 #include "scalable.h"
+#include "windowed.h"
 #include "aggstate.h"
 #include "lightview.h"
 #include "counting.h"

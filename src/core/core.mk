@@ -22,7 +22,7 @@ CORE_SRCS = src/core/format.c src/core/sizing.c src/core/blocked.c \
 	src/core/materialize.c src/core/pagefmt.c src/core/counting.c \
 	src/core/cuckoo_format.c src/core/cuckoo.c src/core/sparse.c \
 	src/core/counting_light.c src/core/lightview.c src/core/cuckoo_list.c \
-	src/core/counting_value.c src/core/cuckoo_value.c
+	src/core/counting_value.c src/core/cuckoo_value.c src/core/windowed.c
 CORE_HDRS = $(wildcard $(CORE_DIR)/*.h)
 
 # what compiling the core needs, whoever compiles it

@@ -82,7 +82,7 @@ counting_value_decode(const uint8_t *buf, size_t len, BloomFilter *f)
 			}
 	if ((st = bloom_decode_common(buf, len, f, &w48, &w56)) != BLOOM_OK)
 		return st;
-	return f->kind >= 1 && f->kind <= BLOOM_KIND_SPARSE_COUNTING ?
+	return f->kind >= 1 && f->kind <= BLOOM_KIND_WINDOWED ?
 		BLOOM_E_OTHERTYPE : BLOOM_E_KIND;
 }
 

@@ -110,7 +110,7 @@ cuckoo_value_decode(const uint8_t *buf, size_t len, CuckooFilter *f)
 			}
 	if ((st = bloom_decode_common(buf, len, &f->hdr, &w48, &w56)) != BLOOM_OK)
 		return st;
-	return f->hdr.kind >= 1 && f->hdr.kind <= BLOOM_KIND_SPARSE_COUNTING ?
+	return f->hdr.kind >= 1 && f->hdr.kind <= BLOOM_KIND_WINDOWED ?
 		BLOOM_E_OTHERTYPE : BLOOM_E_KIND;
 }
 

@@ -141,7 +141,7 @@ bloom_status_message(BloomStatus st)
 		case BLOOM_E_MAGIC:
 			return "The value does not start with the magic bytes \"BLMF\".";
 		case BLOOM_E_VERSION:
-			return "The format version is not one this build reads (it reads versions 1, 2 and 4).";
+			return "The format version is not one this build reads (it reads versions 1, 2, 4 and 5).";
 		case BLOOM_E_KIND:
 			return "The filter kind is unknown.";
 		case BLOOM_E_HASH:

@@ -56,6 +56,7 @@
 #define BLOOM_FORMAT_VERSION_2	2	/* kind 4, flags */
 #define BLOOM_FORMAT_VERSION_3	3	/* kinds 5 and 6 (and only they) */
 #define BLOOM_FORMAT_VERSION_4	4	/* kinds 7 and 8 (and only they) */
+#define BLOOM_FORMAT_VERSION_5	5	/* kind 9 (and only it) */
 #define BLOOM_HEADER_SIZE		64
 
 #define BLOOM_KIND_BLOCKED		1
@@ -67,6 +68,7 @@
 #define BLOOM_KIND_CUCKOO		6	/* cuckoofilter (cuckoo.h) */
 #define BLOOM_KIND_SPARSE		7	/* bloom_agg's light state (aggstate.h) */
 #define BLOOM_KIND_SPARSE_COUNTING 8	/* counting_agg's light state (counting.h) */
+#define BLOOM_KIND_WINDOWED		9	/* slices of time (windowed.h) */
 
 /* flags (version 2) */
 #define BLOOM_FLAG_NONSCALING	0x0001	/* kind 1: adds past capacity are refused */
@@ -159,10 +161,11 @@ typedef enum BloomParam
 	BLOOM_PARAM_KEY_TYPE,		/* both hold keys, of different classes */
 	BLOOM_PARAM_LAYERS,			/* geometry of the layers both have */
 	BLOOM_PARAM_BUCKET,			/* a cuckoo filter's bucket size */
-	BLOOM_PARAM_MAX_KICKS		/* a cuckoo filter's max kicks */
+	BLOOM_PARAM_MAX_KICKS,		/* a cuckoo filter's max kicks */
+	BLOOM_PARAM_SLICING			/* a windowed filter's slice and window */
 } BloomParam;
 
-#define BLOOM_NUM_PARAMS	(BLOOM_PARAM_MAX_KICKS + 1)
+#define BLOOM_NUM_PARAMS	(BLOOM_PARAM_SLICING + 1)
 
 /* One layer of a scalable filter, decoded (also a view of a blocked one) */
 typedef struct BloomLayer
@@ -205,7 +208,12 @@ typedef struct BloomFilter
 	uint64_t	nremoves;		/* kind 5: removes that changed the filter */
 	uint8_t    *base;
 	uint8_t    *data;
-	BloomLayer	layers[BLOOM_MAX_LAYERS];	/* kind 4: nlayers of them */
+	BloomLayer	layers[BLOOM_MAX_LAYERS];	/* kinds 4, 9: nlayers of them */
+	/* kind 9 (windowed.h): the window, and the numbers of its slices */
+	int64_t		slice_usec;
+	int64_t		newest;
+	uint32_t	window;
+	int64_t		slice_no[BLOOM_MAX_LAYERS];
 } BloomFilter;
 
 /*
@@ -505,6 +513,10 @@ bloom_set_words(BloomFilter *f, uint64_t w48, uint64_t w56)
 			f->nlayers = w48;
 			f->expansion = w56;
 			break;
+		case BLOOM_KIND_WINDOWED:
+			f->nlayers = w48;
+			f->nblocks = w56;
+			break;
 		case BLOOM_KIND_COUNTING:
 			f->nblocks = w48;
 			f->nremoves = w56;
@@ -537,6 +549,10 @@ bloom_get_words(const BloomFilter *f, uint64_t *w48, uint64_t *w56)
 		case BLOOM_KIND_SCALABLE:
 			*w48 = f->nlayers;
 			*w56 = f->expansion;
+			break;
+		case BLOOM_KIND_WINDOWED:
+			*w48 = f->nlayers;
+			*w56 = f->nblocks;
 			break;
 		case BLOOM_KIND_COUNTING:
 			*w48 = f->nblocks;
@@ -640,9 +656,15 @@ bloom_decode_with(const uint8_t *buf, size_t len, BloomFilter *f, const BloomOps
 		if (f->kind != BLOOM_KIND_SPARSE)
 			return BLOOM_E_KIND;
 	}
+	/* version 5 has kind 9 alone */
+	else if (f->version == BLOOM_FORMAT_VERSION_5)
+	{
+		if (f->kind != BLOOM_KIND_WINDOWED)
+			return BLOOM_E_KIND;
+	}
 	else if (f->version != BLOOM_FORMAT_VERSION && f->version != BLOOM_FORMAT_VERSION_2)
 		return BLOOM_E_VERSION;
-	else if (f->kind == BLOOM_KIND_SPARSE)
+	else if (f->kind == BLOOM_KIND_SPARSE || f->kind == BLOOM_KIND_WINDOWED)
 		return BLOOM_E_KIND;
 	if (ops == NULL || ops->kind != f->kind)
 		return BLOOM_E_KIND;

@@ -12,15 +12,18 @@
 #include "kinds.h"
 #include "aggstate.h"
 #include "counting.h"
+#include "windowed.h"
 
 /* The registry: one operations table per kind, indexed by kind */
-static const BloomOps *const kind_ops[BLOOM_KIND_SPARSE + 1] = {
+static const BloomOps *const kind_ops[BLOOM_KIND_WINDOWED + 1] = {
 	[BLOOM_KIND_BLOCKED] = &bloom_blocked_ops,
 	[BLOOM_KIND_HASHLIST] = &bloom_hashlist_ops,
 	[BLOOM_KIND_BUFFERED] = &bloom_buffered_ops,
 	[BLOOM_KIND_SCALABLE] = &bloom_scalable_ops,
 	/* kinds 5 and 6 are other types' */
 	[BLOOM_KIND_SPARSE] = &bloom_sparse_ops,
+	/* kind 8 is countingbloom's */
+	[BLOOM_KIND_WINDOWED] = &bloom_windowed_ops,
 };
 
 /*
@@ -31,7 +34,7 @@ static const BloomOps *const kind_ops[BLOOM_KIND_SPARSE + 1] = {
 static inline const BloomOps *
 ops_of(uint8_t kind)
 {
-	return kind <= BLOOM_KIND_SPARSE ? kind_ops[kind] : NULL;
+	return kind <= BLOOM_KIND_WINDOWED ? kind_ops[kind] : NULL;
 }
 
 const BloomOps *

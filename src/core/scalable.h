@@ -113,11 +113,12 @@ bloom_layer_contains(const BloomLayer *l, uint64_t h)
 static inline bool
 bloom_filter_contains(const BloomFilter *f, uint64_t h)
 {
-	if (f->kind == BLOOM_KIND_SCALABLE)
+	if (f->kind == BLOOM_KIND_SCALABLE || f->kind == BLOOM_KIND_WINDOWED)
 	{
+		/* a windowed filter keeps 0 to 32 slices as layers */
 		if (f->nlayers == 1)
 			return bloom_layer_contains(&f->layers[0], h);
-		return bloom_scalable_contains(f, h);
+		return f->nlayers > 0 && bloom_scalable_contains(f, h);
 	}
 	return bloom_contains_hash(f, h);
 }

@@ -429,6 +429,8 @@ typedef struct BtBatchProbe
 	/* or, without a lookup: a key's answer, and a prefetch (may be NULL) */
 	bool		(*contains) (const BloomFilter *f, uint64 h);
 	void		(*prefetch) (const BloomFilter *f, uint64 h);
+	/* NULL, or what of the filter the call asks (its arguments after keys) */
+	const void *(*narrow) (FunctionCallInfo fcinfo, const void *filter);
 } BtBatchProbe;
 
 typedef enum BtBatchForm

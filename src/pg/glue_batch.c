@@ -87,10 +87,13 @@ bt_batch_probe(FunctionCallInfo fcinfo, const BtBatchProbe *p, BtBatchForm form)
 {
 	BloomKeyInfo *ki = bt_cache_key(fcinfo, BKE_UNKNOWN, true);
 	const void *filter = bt_cache_value(fcinfo, p->methods);
-	const BloomFilter *hdr = (const BloomFilter *) filter;
+	const BloomFilter *hdr;
 	BtBatchKeys keys;
 	bool	   *found;
 
+	if (p->narrow != NULL)
+		filter = p->narrow(fcinfo, filter);
+	hdr = (const BloomFilter *) filter;
 	bt_hash_elements(fcinfo, ki, hdr->seed, &keys);
 	found = palloc0(Max(keys.n, 1) * sizeof(bool));
 	for (int i = 0; i < keys.n; i++)

@@ -60,6 +60,9 @@ static const BtParamText param_text[BLOOM_NUM_PARAMS] = {
 	[BLOOM_PARAM_MAX_KICKS] = {
 		gettext_noop("cannot combine %s with different max kicks"),
 		gettext_noop("The first filter has max kicks %s, the second %s.")},
+	[BLOOM_PARAM_SLICING] = {
+		gettext_noop("cannot combine %s with different slicing"),
+		gettext_noop("The first filter has slices of %s, the second %s.")},
 };
 
 /*

@@ -70,3 +70,30 @@ INSERT INTO agree (name, type, keys, f) VALUES
   ('date_fixed', 'bloomfilter', 'date',
    bloom_add_all(bloom_empty(:n / 2, 0.01, 0), ARRAY(SELECT key_date(i) FROM present))::bytea),
   ('date_cuckoo', 'cuckoofilter', 'date', (SELECT cuckoo_agg(key_date(i), :n / 2, 0.01) FROM present)::bytea);
+
+-- windowed filters (kind 9, 1.7): the keys of present added at hour
+-- i % 10 from 2026-11-01 00:00 UTC, one bloom_add_all an hour in order, a
+-- window of 4 one-hour slices (slices 5 to 9 kept); the manifest also has
+-- the server's answers since the time in column since (scripts/clients.sh)
+ALTER TABLE agree ADD COLUMN since timestamptz;
+CREATE FUNCTION windowed_int(f bloomfilter) RETURNS bloomfilter LANGUAGE plpgsql AS $$
+BEGIN
+  FOR h IN 0 .. 9 LOOP
+    f := bloom_add_all(f, ARRAY(SELECT key_int(i) FROM present WHERE i % 10 = h),
+                       timestamptz '2026-11-01 00:00+00' + make_interval(hours => h));
+  END LOOP;
+  RETURN f;
+END $$;
+CREATE FUNCTION windowed_text(f bloomfilter) RETURNS bloomfilter LANGUAGE plpgsql AS $$
+BEGIN
+  FOR h IN 0 .. 9 LOOP
+    f := bloom_add_all(f, ARRAY(SELECT key_text(i) FROM present WHERE i % 10 = h),
+                       timestamptz '1969-12-31 20:00+00' + make_interval(hours => h));
+  END LOOP;
+  RETURN f;
+END $$;
+INSERT INTO agree (name, type, keys, f, since) VALUES
+  ('int_window', 'bloomfilter', 'int',
+   windowed_int(bloom_window(:n / 20, 0.01, '1 hour', 4))::bytea, '2026-11-01 07:30+00'),
+  ('text_window_1969', 'bloomfilter', 'text',
+   windowed_text(bloom_window(:n / 40, 0.05, '90 minutes', 3))::bytea, '1970-01-01 00:00+00');

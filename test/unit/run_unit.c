@@ -25,5 +25,6 @@ main(void)
 	failed += unit_lightview_tests();
 	failed += unit_light_read_tests();
 	failed += unit_value_tests();
+	failed += unit_windowed_tests();
 	return failed != 0;
 }

@@ -45,7 +45,8 @@ test_sparse_header(void **ctx)
 	CHECK(buf[4] = 1, BLOOM_E_KIND);
 	CHECK(buf[4] = 2, BLOOM_E_KIND);
 	CHECK(buf[4] = 3, BLOOM_E_VERSION);
-	CHECK(buf[4] = 5, BLOOM_E_VERSION);
+	CHECK(buf[4] = 5, BLOOM_E_KIND);	/* version 5 is kind 9's */
+	CHECK(buf[4] = 6, BLOOM_E_VERSION);
 	CHECK(buf[5] = 1, BLOOM_E_KIND);
 	CHECK(buf[5] = 3, BLOOM_E_KIND);
 	CHECK(buf[5] = 5, BLOOM_E_KIND);

@@ -35,6 +35,7 @@ extern int	unit_cancel_tests(void);
 extern int	unit_lightview_tests(void);
 extern int	unit_light_read_tests(void);
 extern int	unit_value_tests(void);
+extern int	unit_windowed_tests(void);
 
 /* test_aggstate.c: states for the tests of both state files */
 extern BloomFilter new_hashlist(uint64_t nslots, double fpr, const BloomAlloc *a);

@@ -5,7 +5,7 @@
 -- Every filter is made by a fixed query, so the output is the same on every
 -- run and machine.
 SET client_min_messages = warning;
-DROP TABLE IF EXISTS vec_filter, vec_probe;
+DROP TABLE IF EXISTS vec_filter, vec_probe, vec_since;
 CREATE EXTENSION IF NOT EXISTS bloomtype;
 RESET client_min_messages;
 
@@ -13,6 +13,9 @@ CREATE TABLE vec_filter (ord serial, name text PRIMARY KEY, type text, why text,
 -- a probe: a key of the filter's class (as text: see key_text), and the
 -- server's answer
 CREATE TABLE vec_probe (name text, ord int, key_class text, key_text text, expect bool);
+-- a windowed filter's answers since a time (microseconds from 1970-01-01
+-- UTC) for the same keys, in the same order
+CREATE TABLE vec_since (name text, since bigint, ord int, expect bool);
 
 -- The text a reader parses back into a key: integers in decimal, text as
 -- is, bytea and the IEEE 754 bits of a float (big-endian) in hex, uuids in
@@ -111,6 +114,35 @@ INSERT INTO vec_filter (name, type, why, f) VALUES
   ('bloom_other_date', 'bloomfilter', 'bloom_agg(date, 100, 0.2): class other, probed by bloom_key_hash',
    (SELECT bloom_agg('2020-01-01'::date + g, 100, 0.2) FROM generate_series(1, 80) g)::bytea);
 
+-- 7. windowed filters (kind 9, version 5, 1.7): keys 1..n added at hour
+--    g % hours from 2026-11-01 00:00 UTC (or from 1969-12-31 20:00 UTC,
+--    slices before 1970), one bloom_add_all an hour in order; the window
+--    keeps the newest slices
+CREATE FUNCTION pg_temp.windowed(f bloomfilter, n int, hours int, t0 timestamptz, text_keys bool)
+  RETURNS bytea LANGUAGE plpgsql AS $$
+BEGIN
+  FOR h IN 0 .. hours - 1 LOOP
+    IF text_keys THEN
+      f := bloom_add_all(f, (SELECT array_agg('w' || g) FROM generate_series(1, n) g WHERE g % hours = h),
+                         t0 + make_interval(hours => h));
+    ELSE
+      f := bloom_add_all(f, (SELECT array_agg(g::bigint) FROM generate_series(1, n) g WHERE g % hours = h),
+                         t0 + make_interval(hours => h));
+    END IF;
+  END LOOP;
+  RETURN f::bytea;
+END $$;
+INSERT INTO vec_filter (name, type, why, f) VALUES
+  ('window_int', 'bloomfilter', 'bloom_window(100, 0.5, 1 hour, 4), keys 1..1000 over 10 hours: kind 9, slices 5 to 9 kept',
+   pg_temp.windowed(bloom_window(100, 0.5, '1 hour', 4), 1000, 10, '2026-11-01 00:00+00', false)),
+  ('window_text_1969', 'bloomfilter', 'bloom_window(50, 0.5, 90 minutes, 2), text keys over 6 hours from 1969-12-31 20:00 UTC: negative slice numbers',
+   pg_temp.windowed(bloom_window(50, 0.5, '90 minutes', 2), 600, 6, '1969-12-31 20:00+00', true)),
+  ('window_empty', 'bloomfilter', 'bloom_window(100, 0.01, 1 day, 7): no time yet, no slice',
+   bloom_window(100, 0.01, '1 day', 7)::bytea),
+  ('window_expired', 'bloomfilter', 'window_int expired a day later: no slice, the newest moved',
+   bloom_expire(pg_temp.windowed(bloom_window(100, 0.5, '1 hour', 4), 1000, 10, '2026-11-01 00:00+00', false)::bloomfilter,
+                '2026-11-02 00:00+00')::bytea);
+
 -- the probes: keys the filter holds and keys it does not
 CREATE FUNCTION pg_temp.probe_int(n text, keys bigint[]) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE t text; fb bytea;
@@ -181,6 +213,26 @@ INSERT INTO vec_probe
   SELECT 'bloom_other_date', o, 'hash', bloom_key_hash(d)::text,
          bloom_contains((SELECT f FROM vec_filter WHERE name = 'bloom_other_date')::bloomfilter, d)
     FROM unnest(ARRAY(SELECT '2020-01-01'::date + g FROM generate_series(-50, 200) g)) WITH ORDINALITY u(d, o);
+
+SELECT pg_temp.probe_int(n, ARRAY(SELECT g::bigint FROM generate_series(-50, 1100) g))
+  FROM unnest(ARRAY['window_int', 'window_empty', 'window_expired']) n;
+SELECT pg_temp.probe_text('window_text_1969', ARRAY(SELECT 'w' || g FROM generate_series(-50, 700) g));
+-- since a time: each slice boundary of the window, one inside a slice, and
+-- before and after every slice
+INSERT INTO vec_since
+  SELECT p.name, s.since, p.ord,
+         CASE p.key_class WHEN 'int' THEN bloom_contains(f.f::bloomfilter, p.key_text::bigint, s.t)
+                          ELSE bloom_contains(f.f::bloomfilter, p.key_text, s.t) END
+    FROM vec_probe p JOIN vec_filter f USING (name),
+         LATERAL (SELECT t, (extract(epoch FROM t) * 1000000)::bigint AS since
+                    FROM unnest(CASE p.name WHEN 'window_text_1969' THEN
+                                  ARRAY['1969-12-31 18:00+00', '1969-12-31 22:59:59.999999+00', '1969-12-31 23:00+00',
+                                        '1970-01-01 00:00+00', '1970-01-01 00:30+00', '1970-01-01 03:00+00']::timestamptz[]
+                                ELSE
+                                  ARRAY['2026-10-31 00:00+00', '2026-11-01 05:00+00', '2026-11-01 06:59:59.999999+00',
+                                        '2026-11-01 07:00+00', '2026-11-01 09:30+00', '2026-11-01 10:00+00']::timestamptz[]
+                                END) t) s
+   WHERE p.name LIKE 'window%';
 
 -- every filter has probes, some present and some absent
 SELECT name FROM vec_filter f

@@ -8,7 +8,10 @@ filters.json: {"bloomtype": VERSION, "filters": [{"name", "type", "why",
   "bytea" (hex), "uuid", "float" (the IEEE 754 bits, big-endian hex) or
   "hash" (the key's 64-bit hash as bloom_key_hash gives it, decimal).
   expect has one character per key: 1 when the server answers that the key
-  may be present, 0 when it is certainly absent.
+  may be present, 0 when it is certainly absent.  A windowed filter (kind
+  9) also has "since": [{"at": T, "expect": "0110..."}]: the answers of
+  contains(key, since) for the same keys, T in microseconds from
+  1970-01-01 00:00 UTC.
 
 hostile.json: {"bloomtype": VERSION, "values": [{"suite", "id", "why",
   "hex", "accepted_by": [types], "answers": {type: "0110..."}}]}
@@ -50,9 +53,16 @@ def main():
     probes = {}
     for name, ord_, cls, key, expect in rows(os.path.join(work, "probes.tsv")):
         probes.setdefault(name, []).append((int(ord_), cls, key, expect == "t"))
+    since = {}
+    for name, at, ord_, expect in rows(os.path.join(work, "since.tsv")):
+        since.setdefault(name, {}).setdefault(int(at), []).append((int(ord_), expect == "t"))
     filters = []
     for _ord, name, type_, why, hexv in rows(os.path.join(work, "filters.tsv")):
         ps = sorted(probes[name])
+        extra = {}
+        if name in since:
+            extra["since"] = [{"at": at, "expect": "".join("1" if e else "0" for _o, e in sorted(v))}
+                              for at, v in sorted(since[name].items())]
         filters.append({
             "name": name,
             "type": type_,
@@ -62,6 +72,7 @@ def main():
             "hex": hexv,
             "keys": [[p[1], p[2]] for p in ps],
             "expect": "".join("1" if p[3] else "0" for p in ps),
+            **extra,
         })
     with open(os.path.join(out, "filters.json"), "w", encoding="utf-8") as fh:
         json.dump({"bloomtype": version, "filters": filters}, fh, ensure_ascii=False, indent=1)
