@@ -80,3 +80,136 @@ CREATE FUNCTION bloom_slices(f bloomfilter,
     AS 'MODULE_PATHNAME', 'bloom_slices' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_slices(bloomfilter) IS
     'the slices a windowed filter keeps, oldest first: their time, keys, bytes and the false-positive rate their bits give';
+
+-- bloom_agg over a history: the windowed filter of its keys, the window
+-- ending at the latest time (rows in any order; partial states unite slice
+-- by slice, as | does).  Without a capacity each slice holds 100,000 keys
+-- at 1% over the window.  The state is the filter: no final function.
+CREATE FUNCTION bloom_window_agg_trans(bloomfilter, bigint, timestamp with time zone, interval, integer)
+    RETURNS bloomfilter
+    AS 'MODULE_PATHNAME', 'bloom_window_agg_trans_int8' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION bloom_window_agg_trans(bloomfilter, bigint, timestamp with time zone, interval, integer,
+                                       bigint, double precision)
+    RETURNS bloomfilter
+    AS 'MODULE_PATHNAME', 'bloom_window_agg_trans_int8' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE bloom_agg(key bigint, at timestamp with time zone, slice interval, slices integer) (
+    SFUNC = bloom_window_agg_trans, STYPE = bloomfilter,
+    COMBINEFUNC = bloom_union_trans, PARALLEL = SAFE
+);
+CREATE AGGREGATE bloom_agg(key bigint, at timestamp with time zone, slice interval, slices integer,
+                           capacity bigint, fpr double precision) (
+    SFUNC = bloom_window_agg_trans, STYPE = bloomfilter,
+    COMBINEFUNC = bloom_union_trans, PARALLEL = SAFE
+);
+CREATE FUNCTION bloom_window_agg_trans(bloomfilter, integer, timestamp with time zone, interval, integer)
+    RETURNS bloomfilter
+    AS 'MODULE_PATHNAME', 'bloom_window_agg_trans_int4' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION bloom_window_agg_trans(bloomfilter, integer, timestamp with time zone, interval, integer,
+                                       bigint, double precision)
+    RETURNS bloomfilter
+    AS 'MODULE_PATHNAME', 'bloom_window_agg_trans_int4' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE bloom_agg(key integer, at timestamp with time zone, slice interval, slices integer) (
+    SFUNC = bloom_window_agg_trans, STYPE = bloomfilter,
+    COMBINEFUNC = bloom_union_trans, PARALLEL = SAFE
+);
+CREATE AGGREGATE bloom_agg(key integer, at timestamp with time zone, slice interval, slices integer,
+                           capacity bigint, fpr double precision) (
+    SFUNC = bloom_window_agg_trans, STYPE = bloomfilter,
+    COMBINEFUNC = bloom_union_trans, PARALLEL = SAFE
+);
+CREATE FUNCTION bloom_window_agg_trans(bloomfilter, smallint, timestamp with time zone, interval, integer)
+    RETURNS bloomfilter
+    AS 'MODULE_PATHNAME', 'bloom_window_agg_trans_int2' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION bloom_window_agg_trans(bloomfilter, smallint, timestamp with time zone, interval, integer,
+                                       bigint, double precision)
+    RETURNS bloomfilter
+    AS 'MODULE_PATHNAME', 'bloom_window_agg_trans_int2' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE bloom_agg(key smallint, at timestamp with time zone, slice interval, slices integer) (
+    SFUNC = bloom_window_agg_trans, STYPE = bloomfilter,
+    COMBINEFUNC = bloom_union_trans, PARALLEL = SAFE
+);
+CREATE AGGREGATE bloom_agg(key smallint, at timestamp with time zone, slice interval, slices integer,
+                           capacity bigint, fpr double precision) (
+    SFUNC = bloom_window_agg_trans, STYPE = bloomfilter,
+    COMBINEFUNC = bloom_union_trans, PARALLEL = SAFE
+);
+CREATE FUNCTION bloom_window_agg_trans(bloomfilter, text, timestamp with time zone, interval, integer)
+    RETURNS bloomfilter
+    AS 'MODULE_PATHNAME', 'bloom_window_agg_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION bloom_window_agg_trans(bloomfilter, text, timestamp with time zone, interval, integer,
+                                       bigint, double precision)
+    RETURNS bloomfilter
+    AS 'MODULE_PATHNAME', 'bloom_window_agg_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE bloom_agg(key text, at timestamp with time zone, slice interval, slices integer) (
+    SFUNC = bloom_window_agg_trans, STYPE = bloomfilter,
+    COMBINEFUNC = bloom_union_trans, PARALLEL = SAFE
+);
+CREATE AGGREGATE bloom_agg(key text, at timestamp with time zone, slice interval, slices integer,
+                           capacity bigint, fpr double precision) (
+    SFUNC = bloom_window_agg_trans, STYPE = bloomfilter,
+    COMBINEFUNC = bloom_union_trans, PARALLEL = SAFE
+);
+CREATE FUNCTION bloom_window_agg_trans(bloomfilter, varchar, timestamp with time zone, interval, integer)
+    RETURNS bloomfilter
+    AS 'MODULE_PATHNAME', 'bloom_window_agg_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION bloom_window_agg_trans(bloomfilter, varchar, timestamp with time zone, interval, integer,
+                                       bigint, double precision)
+    RETURNS bloomfilter
+    AS 'MODULE_PATHNAME', 'bloom_window_agg_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE bloom_agg(key varchar, at timestamp with time zone, slice interval, slices integer) (
+    SFUNC = bloom_window_agg_trans, STYPE = bloomfilter,
+    COMBINEFUNC = bloom_union_trans, PARALLEL = SAFE
+);
+CREATE AGGREGATE bloom_agg(key varchar, at timestamp with time zone, slice interval, slices integer,
+                           capacity bigint, fpr double precision) (
+    SFUNC = bloom_window_agg_trans, STYPE = bloomfilter,
+    COMBINEFUNC = bloom_union_trans, PARALLEL = SAFE
+);
+CREATE FUNCTION bloom_window_agg_trans(bloomfilter, bytea, timestamp with time zone, interval, integer)
+    RETURNS bloomfilter
+    AS 'MODULE_PATHNAME', 'bloom_window_agg_trans_bytea' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION bloom_window_agg_trans(bloomfilter, bytea, timestamp with time zone, interval, integer,
+                                       bigint, double precision)
+    RETURNS bloomfilter
+    AS 'MODULE_PATHNAME', 'bloom_window_agg_trans_bytea' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE bloom_agg(key bytea, at timestamp with time zone, slice interval, slices integer) (
+    SFUNC = bloom_window_agg_trans, STYPE = bloomfilter,
+    COMBINEFUNC = bloom_union_trans, PARALLEL = SAFE
+);
+CREATE AGGREGATE bloom_agg(key bytea, at timestamp with time zone, slice interval, slices integer,
+                           capacity bigint, fpr double precision) (
+    SFUNC = bloom_window_agg_trans, STYPE = bloomfilter,
+    COMBINEFUNC = bloom_union_trans, PARALLEL = SAFE
+);
+CREATE FUNCTION bloom_window_agg_trans(bloomfilter, uuid, timestamp with time zone, interval, integer)
+    RETURNS bloomfilter
+    AS 'MODULE_PATHNAME', 'bloom_window_agg_trans_uuid' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION bloom_window_agg_trans(bloomfilter, uuid, timestamp with time zone, interval, integer,
+                                       bigint, double precision)
+    RETURNS bloomfilter
+    AS 'MODULE_PATHNAME', 'bloom_window_agg_trans_uuid' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE bloom_agg(key uuid, at timestamp with time zone, slice interval, slices integer) (
+    SFUNC = bloom_window_agg_trans, STYPE = bloomfilter,
+    COMBINEFUNC = bloom_union_trans, PARALLEL = SAFE
+);
+CREATE AGGREGATE bloom_agg(key uuid, at timestamp with time zone, slice interval, slices integer,
+                           capacity bigint, fpr double precision) (
+    SFUNC = bloom_window_agg_trans, STYPE = bloomfilter,
+    COMBINEFUNC = bloom_union_trans, PARALLEL = SAFE
+);
+CREATE FUNCTION bloom_window_agg_trans(bloomfilter, anyelement, timestamp with time zone, interval, integer)
+    RETURNS bloomfilter
+    AS 'MODULE_PATHNAME', 'bloom_window_agg_trans_any' LANGUAGE C STABLE PARALLEL SAFE;
+CREATE FUNCTION bloom_window_agg_trans(bloomfilter, anyelement, timestamp with time zone, interval, integer,
+                                       bigint, double precision)
+    RETURNS bloomfilter
+    AS 'MODULE_PATHNAME', 'bloom_window_agg_trans_any' LANGUAGE C STABLE PARALLEL SAFE;
+CREATE AGGREGATE bloom_agg(key anyelement, at timestamp with time zone, slice interval, slices integer) (
+    SFUNC = bloom_window_agg_trans, STYPE = bloomfilter,
+    COMBINEFUNC = bloom_union_trans, PARALLEL = SAFE
+);
+CREATE AGGREGATE bloom_agg(key anyelement, at timestamp with time zone, slice interval, slices integer,
+                           capacity bigint, fpr double precision) (
+    SFUNC = bloom_window_agg_trans, STYPE = bloomfilter,
+    COMBINEFUNC = bloom_union_trans, PARALLEL = SAFE
+);

@@ -117,7 +117,52 @@ SELECT bloom_window(100, 0.01, '1 hour', 3) | bloom_window(200, 0.01, '1 hour', 
 SELECT bloom_window(100, 0.01, '1 hour', 3) | bloom_empty(100);
 SELECT bloom_window(100, 0.01, '1 hour', 3) & bloom_window(100, 0.01, '1 hour', 3);
 
--- 6. Errors, each with what to do instead
+-- 6. The aggregate: the windowed filter of a history, the window ending at
+-- the latest time; rows in any order and partial states (parallel
+-- workers) give the same value as a fold of bloom_add in time order
+CREATE TABLE wevents AS
+  SELECT (g % 3000)::bigint AS uid, timestamptz '2026-11-01 00:00+00' + make_interval(mins => g) AS at
+    FROM generate_series(1, 20000) g;
+ANALYZE wevents;
+CREATE TEMP TABLE wfold AS SELECT NULL::bloomfilter AS f;
+DO $$
+DECLARE
+  w bloomfilter := bloom_window(5000, 0.01, '1 hour', 6);
+  r record;
+BEGIN
+  FOR r IN SELECT uid, at FROM wevents ORDER BY at LOOP
+    w := bloom_add(w, r.uid, r.at);
+  END LOOP;
+  UPDATE wfold SET f = w;
+END $$;
+SELECT (SELECT bloom_agg(uid, at, '1 hour', 6, 5000, 0.01) FROM wevents) = f AS same_as_fold,
+       (SELECT bloom_agg(uid, at, '1 hour', 6, 5000, 0.01 ORDER BY at DESC) FROM wevents) = f AS any_order,
+       (SELECT count(*) FROM bloom_slices(f)) AS slices,
+       (SELECT max(slice_end) FROM bloom_slices(f)) > (SELECT max(at) FROM wevents) AS ends_at_latest
+  FROM wfold;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+EXPLAIN (COSTS OFF) SELECT bloom_agg(uid, at, '1 hour', 6, 5000, 0.01) FROM wevents;
+SELECT (SELECT bloom_agg(uid, at, '1 hour', 6, 5000, 0.01) FROM wevents) = f AS parallel_same FROM wfold;
+RESET max_parallel_workers_per_gather;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+-- groups, the default capacity (100,000 a slice), NULLs skipped, no rows
+SELECT uid % 2 AS grp, (bloom_info(bloom_agg(uid, at, '1 day', 2))).capacity AS capacity,
+       bool_and(bloom_contains(f, uid)) AS every_recent_key
+  FROM wevents, wfold WHERE at >= timestamptz '2026-11-14 15:00+00' GROUP BY uid % 2 ORDER BY 1;
+SELECT bloom_agg(k, t, '1 hour', 3) IS NULL AS no_rows
+  FROM (SELECT 1::bigint AS k, now() AS t WHERE false) s;
+SELECT (SELECT count(*) FROM bloom_slices(bloom_agg(k, t, '1 hour', 3))) AS slices
+  FROM (VALUES (1::bigint, NULL::timestamptz), (NULL, timestamptz '2026-11-01'), (2, timestamptz '2026-11-01')) v(k, t);
+SELECT bloom_agg(uid, at, '1 hour', g % 2 + 1) FROM wevents, generate_series(1, 2) g;
+SELECT bloom_agg(uid, at, '1 hour', NULL) FROM wevents;
+DROP TABLE wevents;
+
+-- 7. Errors, each with what to do instead
 SELECT bloom_window(100, 0.01, '1 month', 3);
 SELECT bloom_window(100, 0.01, '0 seconds', 3);
 SELECT bloom_window(100, 0.01, '-1 hour', 3);
@@ -140,7 +185,7 @@ SELECT bloom_expire(bloom_empty(100), '2026-11-02');
 SELECT * FROM bloom_slices(bloom_empty(100));
 SELECT bloom_add(bloom_add(bloom_window(100, 0.01, '1 hour', 3), 1::bigint, '2026-11-02'), 'a'::text, '2026-11-02');
 
--- 7. Every door: text and bytea round trips keep the bytes; a changed
+-- 8. Every door: text and bytea round trips keep the bytes; a changed
 -- field is refused by text input, the bytea cast and binary receive
 SELECT f::text::bloomfilter = f AS text_round_trip, f::bytea::bloomfilter = f AS bytea_round_trip,
        length(f::bytea) AS bytes, get_byte(f::bytea, 4) AS format_version, get_byte(f::bytea, 5) AS kind

@@ -402,3 +402,92 @@ bloom_slices(PG_FUNCTION_ARGS)
 	}
 	return (Datum) 0;
 }
+
+/*
+ * bloom_agg(key, at, slice, slices [, capacity, fpr]): the windowed filter
+ * of a history, the window ending at the latest at.  The state is the
+ * filter itself, changed in place while the slices it keeps stay (the
+ * executor owns it); a new slice makes a new value.  Rows may come in any
+ * order and partial states unite slice by slice (bloom_union_trans, the
+ * combine step): a key whose time the window has passed is dropped either
+ * way, so the result is the same.  NULL keys and times add nothing.
+ */
+#define BF_WINDOW_AGG_CAPACITY	100000
+
+static Datum
+bf_window_agg_trans(FunctionCallInfo fcinfo, BloomKeyEnc enc)
+{
+	struct varlena *v;
+	BloomFilter f;
+	BloomKeyInfo *ki;
+	int			target;
+	int64		slice;
+	int32		window;
+	int64		capacity = PG_NARGS() > 5 ? PG_GETARG_INT64(5) : BF_WINDOW_AGG_CAPACITY;
+	double		fpr = PG_NARGS() > 6 ? PG_GETARG_FLOAT8(6) : BLOOM_DEFAULT_FPR;
+
+	(void) bt_agg_context(fcinfo, "bloom_agg");
+	if (PG_ARGISNULL(3) || PG_ARGISNULL(4) || (PG_NARGS() > 6 && (PG_ARGISNULL(5) || PG_ARGISNULL(6))))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("bloom_agg needs a slice, a number of slices, a capacity and a rate that are not NULL")));
+	slice = slice_usec_of(PG_GETARG_INTERVAL_P(3));
+	window = PG_GETARG_INT32(4);
+	if (PG_ARGISNULL(0))
+	{
+		if (PG_ARGISNULL(1) || PG_ARGISNULL(2))
+			PG_RETURN_NULL();
+		v = (struct varlena *) DatumGetPointer(DirectFunctionCall4(bloom_window,
+																	Int64GetDatum(capacity),
+																	Float8GetDatum(fpr),
+																	PG_GETARG_DATUM(3),
+																	Int32GetDatum(window)));
+	}
+	else
+		v = (struct varlena *) PG_GETARG_POINTER(0);
+	bf_decode_or_error(v, &f);
+	require_windowed(&f, "bloom_agg");
+	if (f.slice_usec != slice || f.window != (uint32) window ||
+		f.capacity != (uint64) capacity || f.fpr != fpr)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("bloom_agg slice, slices, capacity and false-positive rate must be the same for every row")));
+	if (PG_ARGISNULL(1) || PG_ARGISNULL(2))
+		PG_RETURN_POINTER(v);
+	ki = bt_cache_key(fcinfo, enc, false);
+	bf_admit_key(&f, ki);
+	{
+		BloomWindowPlan p;
+		struct varlena *out;
+		BloomFilter nf;
+
+		bloom_window_plan(&f, slice_of(&f, PG_GETARG_TIMESTAMPTZ(2), "the time of a key"),
+						  true, &p);
+		target = p.target;
+		if (p.changed)
+		{
+			/*
+			 * A new value: the executor copies it into the aggregate's
+			 * memory and frees the old state
+			 */
+			out = bt_new_varlena(bloom_window_plan_size(&f, &p), CurrentMemoryContext);
+			bloom_window_apply(BT_DATA(out), &f, &p, &nf);
+			v = out;
+			f = nf;
+		}
+	}
+	if (target >= 0)
+		(void) bloom_windowed_insert(&f, target,
+									 bloom_key_hash_fast(ki, PG_GETARG_DATUM(1), f.seed));
+	PG_RETURN_POINTER(v);
+}
+
+/* C names:
+ *	bloom_window_agg_trans_int8, bloom_window_agg_trans_int4,
+ *	bloom_window_agg_trans_int2, bloom_window_agg_trans_text,
+ *	bloom_window_agg_trans_bytea, bloom_window_agg_trans_uuid,
+ *	bloom_window_agg_trans_any
+ */
+#define WINDOW_AGG_(suffix, sqltype, enc, vol) \
+	BT_KEY_ENTRY(bloom_window_agg_trans, suffix, bf_window_agg_trans(fcinfo, enc))
+BT_KEY_TYPES(WINDOW_AGG_, BT_NO_ALIAS)
