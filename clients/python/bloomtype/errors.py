@@ -91,7 +91,8 @@ def no_time_error(reader_name, kind, kind_name):
     with a time needs a windowed bloom filter" (bf_window.c require_windowed)"""
     return ValueError(
         'contains with a time (since) needs a windowed bloom filter (kind 9): this %s is of '
-        'kind %d ("%s"), which keeps no time; call it without since' % (reader_name, kind, kind_name))
+        'kind %d ("%s"), which keeps no time; call it without since'
+        % (reader_name, kind, kind_name))
 
 
 def since_range_error(since):
