@@ -11,8 +11,8 @@ import pytest
 
 import bloomtype
 from bloomtype import BloomFilter, CountingBloomFilter, CuckooFilter, FormatError, KeyClassError
-from bloomtype.blocked import set_hashes
 from bloomtype.windowed import since_usec
+from conftest import windowed
 
 HOUR = 3600 * 10 ** 6
 UTC = timezone.utc
@@ -23,26 +23,6 @@ MASK = 2 ** 64 - 1
 
 def _hex(filters, name):
     return [x for x in filters if x["name"] == name][0]["hex"]
-
-
-def windowed(slices, newest=None, slice_usec=HOUR, window=4, k=3, blocks=4, key_class=1,
-             seed=0, capacity=100, fpr=0.5):
-    """A kind 9 value: slices {slice number: [keys]}, oldest first, each
-    slice's keys set by the kind 1 layout"""
-    numbers = sorted(slices)
-    if newest is None:
-        newest = numbers[-1] if numbers else NO_TIME
-    items = sum(len(slices[s]) for s in numbers)
-    head = struct.pack("<4sBBBBIBBHQQdQQQ", b"BLMF", 5, 9, 1, key_class, 0, k, 9, 0,
-                       seed, capacity, fpr, items, len(numbers), blocks)
-    head += struct.pack("<qqI12x", slice_usec, newest, window)
-    for s in numbers:
-        head += struct.pack("<qQ", s, len(slices[s]))
-    bits = bytearray(len(numbers) * blocks * 64)
-    for i, s in enumerate(numbers):
-        hashes = [bloomtype.key_hash(key, seed) & MASK for key in slices[s]]
-        set_hashes(bits, i * blocks * 64, blocks, k, hashes)
-    return head + bytes(bits)
 
 
 # keys 1 to 4 in the four hours before 1970-01-01 01:00 UTC: slices -3 to 0
