@@ -6,6 +6,8 @@ locally, with exactly the server's answers:
     import bloomtype
     f = bloomtype.BloomFilter.from_bytes(row[0])     # or bloomtype.load(row[0])
     f.contains(42)          # False: certainly absent; True: maybe present
+    w.contains(42, since=datetime(2026, 11, 1, tzinfo=timezone.utc))
+                            # a windowed filter (kind 9): the slices after a time
 
 BloomFilter, CountingBloomFilter and CuckooFilter accept exactly what the
 server's input for bloomfilter, countingbloom and cuckoofilter accepts
@@ -22,7 +24,7 @@ from .cuckoo import CuckooFilter
 from .errors import FormatError, KeyClassError, KeyRangeError
 from .header import (
     KIND_BLOCKED, KIND_BUFFERED, KIND_COUNTING, KIND_CUCKOO, KIND_HASHLIST, KIND_SCALABLE,
-    KIND_SPARSE, KIND_SPARSE_COUNTING, as_bytes, parse_text,
+    KIND_SPARSE, KIND_SPARSE_COUNTING, KIND_WINDOWED, as_bytes, parse_text,
 )
 from .keys import key_hash
 
@@ -45,6 +47,7 @@ _BY_KIND = {
     KIND_BUFFERED: BloomFilter,
     KIND_SCALABLE: BloomFilter,
     KIND_SPARSE: BloomFilter,
+    KIND_WINDOWED: BloomFilter,
     KIND_COUNTING: CountingBloomFilter,
     KIND_SPARSE_COUNTING: CountingBloomFilter,
     KIND_CUCKOO: CuckooFilter,

@@ -4,7 +4,10 @@ Reads DIR/manifest.json, {"filters": [{"name", "type", "file", "keys", "n",
 "answers"}]}: for each filter, the value's raw bytes (file), the class of its
 keys, n, and a file of n ASCII '0'/'1' bytes, the server's answers for keys
 0 to n - 1.  Loads each value with the reader of its type, asks contains()
-of key i for every i, and compares.  Key i is, by class:
+of key i for every i, and compares.  A windowed filter's entry may also have
+"since" (microseconds from 1970-01-01 UTC) and "since_answers" (a file of n
+'0'/'1' bytes, the server's bloom_contains(f, key, since)): its keys are also
+asked contains(key, since=since) and compared with those.  Key i is, by class:
 
     int     i * 1000003 - 400000000
     text    "ключ-" followed by i in decimal (UTF-8)
@@ -15,7 +18,8 @@ of key i for every i, and compares.  Key i is, by class:
             file named by "hashes", n little-endian 64-bit words
 
 Prints one line per filter ("name: n keys, P present, agree" or "name: D of
-n keys disagree (first at i=..)") and "agree: F filters, D disagreements";
+n keys disagree (first at i=..)"), and one per time ("name since T: ...")
+and "agree: F filters, D disagreements";
 exits 0 only when every filter was read and agrees.  Timings go to stderr.
 """
 
@@ -55,18 +59,55 @@ KEYS = {"int": _int_keys, "text": _text_keys, "bytea": _bytea_keys, "uuid": _uui
         "float": _float_keys}
 
 
+def _read(directory, name):
+    with open(os.path.join(directory, name), "rb") as fh:
+        return fh.read()
+
+
+def _compare(what, ours, theirs, out):
+    """Prints how ours agrees with the server's answers; returns the disagreements"""
+    n = len(theirs)
+    if ours == theirs:
+        print("%s: %d keys, %d present, agree" % (what, n, ours.count(b"1")), file=out)
+        return 0
+    bad = sum(1 for a, b in zip(ours, theirs) if a != b)
+    first = next(i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b)
+    print("%s: %d of %d keys disagree (first at i=%d)" % (what, bad, n, first), file=out)
+    return bad
+
+
+def _asker(directory, entry, f, n, out):
+    """(contains, keys) for the entry's class: contains(key, since) and the
+    n keys (their hashes for class "other"); None when the hashes are missing"""
+    if entry["keys"] != "hash":
+        return f.contains, lambda: KEYS[entry["keys"]](n)
+    # keys a client cannot encode (class "other"): their hashes, from
+    # bloom_key_hash, n little-endian 64-bit words
+    raw = _read(directory, entry["hashes"])
+    if len(raw) != 8 * n:
+        print("%s: %s does not hold %d hashes" % (entry["name"], entry["hashes"], n), file=out)
+        return None
+    return f.contains_hash, lambda: (h for (h,) in struct.iter_unpack("<Q", raw))
+
+
+def _well_formed(entry, n, answers, since_answers):
+    return len(answers) >= n and (entry["keys"] in KEYS or entry["keys"] == "hash") \
+        and entry["type"] in READERS and \
+        ("since" not in entry or (type(entry["since"]) is int and len(since_answers) >= n))
+
+
 def check(directory, entry, out=sys.stdout, err=sys.stderr):
-    """Checks one filter of the manifest; returns its disagreements (n when
-    the value could not be read)"""
+    """Checks one filter of the manifest, and its answers since a time when
+    the entry has one; returns its disagreements (n when the value could not
+    be read)"""
     name, n = entry["name"], int(entry["n"])
-    with open(os.path.join(directory, entry["file"]), "rb") as fh:
-        data = fh.read()
-    with open(os.path.join(directory, entry["answers"]), "rb") as fh:
-        answers = fh.read()
-    if len(answers) < n or (entry["keys"] not in KEYS and entry["keys"] != "hash") \
-            or entry["type"] not in READERS:
-        print("%s: bad manifest entry (type %r, keys %r, %d answers for n = %d)"
-              % (name, entry["type"], entry["keys"], len(answers), n), file=out)
+    data = _read(directory, entry["file"])
+    answers = _read(directory, entry["answers"])
+    since_answers = _read(directory, entry["since_answers"]) if "since" in entry else b""
+    if not _well_formed(entry, n, answers, since_answers):
+        print("%s: bad manifest entry (type %r, keys %r, %d answers for n = %d, since %r)"
+              % (name, entry["type"], entry["keys"], len(answers), n, entry.get("since")),
+              file=out)
         return max(n, 1)
     t0 = time.perf_counter()
     try:
@@ -75,27 +116,17 @@ def check(directory, entry, out=sys.stdout, err=sys.stderr):
         print("%s: cannot read the value (%d bytes): %s" % (name, len(data), e), file=out)
         return max(n, 1)
     t1 = time.perf_counter()
-    if entry["keys"] == "hash":
-        # keys a client cannot encode (class "other"): their hashes, from
-        # bloom_key_hash, n little-endian 64-bit words
-        with open(os.path.join(directory, entry["hashes"]), "rb") as fh:
-            raw = fh.read()
-        if len(raw) != 8 * n:
-            print("%s: %s does not hold %d hashes" % (name, entry["hashes"], n), file=out)
-            return max(n, 1)
-        contains, keys = f.contains_hash, (h for (h,) in struct.iter_unpack("<Q", raw))
-    else:
-        contains, keys = f.contains, KEYS[entry["keys"]](n)
-    ours = bytes(49 if contains(k) else 48 for k in keys)
+    asker = _asker(directory, entry, f, n, out)
+    if asker is None:
+        return max(n, 1)
+    contains, keys = asker
+    ours = bytes(49 if contains(k) else 48 for k in keys())
     t2 = time.perf_counter()
-    theirs = answers[:n]
-    if ours == theirs:
-        print("%s: %d keys, %d present, agree" % (name, n, ours.count(b"1")), file=out)
-        bad = 0
-    else:
-        bad = sum(1 for a, b in zip(ours, theirs) if a != b)
-        first = next(i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b)
-        print("%s: %d of %d keys disagree (first at i=%d)" % (name, bad, n, first), file=out)
+    bad = _compare(name, ours, answers[:n], out)
+    if "since" in entry:
+        since = entry["since"]
+        ours = bytes(49 if contains(k, since=since) else 48 for k in keys())
+        bad += _compare("%s since %d" % (name, since), ours, since_answers[:n], out)
     print("  python %s: read %.1f ms, %.2f us a key (key made, encoded, hashed, looked up)"
           % (name, (t1 - t0) * 1e3, (t2 - t1) / max(n, 1) * 1e6), file=err)
     return bad

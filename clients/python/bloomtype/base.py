@@ -1,9 +1,11 @@
 """What the three readers share: construction from bytes or the text form,
-lookups by key or by hash, and immutability."""
+lookups by key or by hash (since a time, for a windowed filter), and
+immutability."""
 
 import copy
 import struct
 
+from .errors import no_time_error
 from .header import KEY_CLASS_NAMES, KEY_NONE, as_bytes, parse_text
 from .keys import class_error, hash_int, key_bytes, xxh3
 
@@ -14,10 +16,11 @@ class Filter:
     """A filter read from a value's bytes; immutable.
 
     contains(key) answers False when the key is certainly absent and True
-    when it may be present, exactly as the server's *_contains does.
+    when it may be present, exactly as the server's *_contains does;
+    contains(key, since) that of a windowed filter's slices after a time.
     """
 
-    __slots__ = ("_data", "_hdr", "_seed", "_class", "_ktype", "_test", "_info")
+    __slots__ = ("_data", "_hdr", "_seed", "_class", "_ktype", "_test", "_info", "_window")
 
     TYPE_NAME = None    # the SQL type whose input this reader mirrors
     NOUN = None         # as the server's errors name it
@@ -40,8 +43,9 @@ class Filter:
         """Reads a value's text form, \\x and hex digits (SELECT f, as psql prints it)"""
         return cls.from_bytes(parse_text(text, cls.TYPE_NAME))
 
-    def _set(self, data, hdr, key_class, test, info):
-        # the one place the fields are written (the class has no setters)
+    def _set(self, data, hdr, key_class, test, info, window=None):
+        # the one place the fields are written (the class has no setters);
+        # window: a windowed filter's slices (windowed.Window), else None
         s = object.__setattr__
         s(self, "_data", data)
         s(self, "_hdr", hdr)
@@ -50,6 +54,7 @@ class Filter:
         s(self, "_ktype", hdr.key_type)
         s(self, "_test", test)
         s(self, "_info", info)
+        s(self, "_window", window)
 
     def __setattr__(self, name, value):
         raise AttributeError("%s is immutable" % type(self).__name__)
@@ -60,40 +65,83 @@ class Filter:
     def __reduce__(self):
         return (type(self).from_bytes, (self._data,))
 
-    def contains(self, key):
+    def contains(self, key, since=None):
         """False: certainly absent; True: maybe present.  KeyClassError
-        (a TypeError) for a key of another class than the filter holds."""
+        (a TypeError) for a key of another class than the filter holds.
+
+        since (windowed filters alone; ValueError on any other, which keeps
+        no time): only the slices that end after since may answer, as the
+        server's bloom_contains(f, key, since).  since is a datetime (a
+        naive one is taken as UTC), an int of microseconds since
+        1970-01-01 00:00 UTC, or -math.inf (every slice) / math.inf (none);
+        a time whose slice the filter cannot hold is a ValueError."""
+        if since is not None:
+            return self._contains_since(key, since)
         if type(key) is int and self._class == 1:
             try:
                 data = _pack_q(key)
             except struct.error:
                 data = key_bytes(key)[1]  # raises the range error
             return self._test(xxh3(data, self._seed))
+        h = self._hash(key)
+        return h is not None and self._test(h)
+
+    __contains__ = contains
+
+    def _hash(self, key):
+        """The key's hash with the filter's seed; None when the filter holds
+        no class (every key is absent)"""
         kc, data = key_bytes(key)
         fc = self._class
         if kc != fc:
             if fc == KEY_NONE:
-                return False    # nothing was ever added
+                return None     # nothing was ever added
             raise class_error(self.NOUN, fc, self._ktype, kc)
-        return self._test(xxh3(data, self._seed))
+        return xxh3(data, self._seed)
 
-    __contains__ = contains
+    def _time_window(self):
+        """The filter's slices; ValueError when it keeps no time"""
+        if self._window is None:
+            i = self._info
+            raise no_time_error(type(self).__name__, i["kind"], i["kind_name"])
+        return self._window
 
-    def contains_many(self, keys):
-        """contains() of each key of an iterable, as a list (a str or bytes is
-        one key, not an iterable of keys: TypeError)"""
+    def _contains_since(self, key, since):
+        # in the server's order (bf_contains_since): a windowed filter, a
+        # filter of no class answers False, the key's class, then the time
+        window = self._time_window()
+        h = self._hash(key)
+        return h is not None and window.test_since(since)(h)
+
+    def contains_many(self, keys, since=None):
+        """contains(key, since) of each key of an iterable, as a list (a str
+        or bytes is one key, not an iterable of keys: TypeError)"""
         if isinstance(keys, (str, bytes, bytearray, memoryview)):
             raise TypeError("contains_many takes an iterable of keys, not one %s key"
                             % type(keys).__name__)
-        return [self.contains(k) for k in keys]
+        if since is None:
+            return [self.contains(k) for k in keys]
+        window = self._time_window()
+        test = None
+        out = []
+        for k in keys:
+            h = self._hash(k)
+            if h is not None and test is None:
+                test = window.test_since(since)     # the time, once
+            out.append(h is not None and test(h))
+        return out
 
-    def contains_hash(self, h):
+    def contains_hash(self, h, since=None):
         """The answer for a key whose 64-bit hash is h (SELECT bloom_key_hash(key),
         signed, or its unsigned form), for keys of any class, "other" included;
-        no class check.  A filter that holds no class yet answers False."""
+        no class check.  A filter that holds no class yet answers False.
+        since: as for contains (windowed filters alone)."""
+        window = None if since is None else self._time_window()
         h = hash_int(h)
         if self._class == KEY_NONE:
             return False
+        if window is not None:
+            return window.test_since(since)(h)
         return self._test(h)
 
     @property

@@ -8,6 +8,7 @@ src/core/materialize.c).
     kind 3   blocked filter with pending hashes         src/core/aggstate.c
     kind 4   scalable filter, version 2                 src/core/scalable.c
     kind 7   light state of bloom_agg, version 4        src/core/sparse.c
+    kind 9   windowed filter, version 5                 src/core/windowed.c
 
 docs/FORMAT.md describes every field; the checks below follow the C code's,
 field by field (their order decides only which reason a message gives).
@@ -21,10 +22,11 @@ from .errors import hashlist_error, refuse
 from .header import (
     BLOCK_BITS, BLOCK_BYTES, BLOCK_LOG2, FLAG_NONSCALING, FLAG_SCALABLE_STATE, HEADER_SIZE,
     KIND_BLOCKED, KIND_BUFFERED, KIND_COUNTING, KIND_CUCKOO, KIND_HASHLIST, KIND_SCALABLE,
-    KIND_SPARSE, KIND_SPARSE_COUNTING, LAYER_DESC_SIZE, MAX_BLOCKS, MAX_BUFFERED_BLOCKS,
-    MAX_BYTES, MAX_EXPANSION, MAX_HASHES, MAX_LAYERS, MAX_SLOTS, MIN_SCALABLE_FPR,
-    PENDING_SLOTS, U64_MAX, fpr_valid, read_header, sat_add, scalable_fpr_valid,
+    KIND_SPARSE, KIND_SPARSE_COUNTING, KIND_WINDOWED, LAYER_DESC_SIZE, MAX_BLOCKS,
+    MAX_BUFFERED_BLOCKS, MAX_BYTES, MAX_EXPANSION, MAX_HASHES, MAX_LAYERS, MAX_SLOTS,
+    MIN_SCALABLE_FPR, PENDING_SLOTS, U64_MAX, fpr_valid, read_header, sat_add, scalable_fpr_valid,
 )
+from .windowed import decode_windowed
 
 T = "bloomfilter"
 
@@ -174,11 +176,15 @@ def decode(data):
     if v == 4:
         if kind != KIND_SPARSE:
             raise _bad("kind")
+    elif v == 5:                        # version 5 has kind 9 alone
+        if kind != KIND_WINDOWED:
+            raise _bad("kind")
     elif v not in (1, 2):
         raise _bad("version")
-    elif kind == KIND_SPARSE:
+    elif kind in (KIND_SPARSE, KIND_WINDOWED):
         raise _bad("kind")
-    if kind not in (KIND_BLOCKED, KIND_HASHLIST, KIND_BUFFERED, KIND_SCALABLE, KIND_SPARSE):
+    if kind not in (KIND_BLOCKED, KIND_HASHLIST, KIND_BUFFERED, KIND_SCALABLE, KIND_SPARSE,
+                    KIND_WINDOWED):
         raise _bad("kind")
     h.check_common(T)
     extra = None
@@ -190,14 +196,17 @@ def decode(data):
         decode_buffered(h, data)
     elif kind == KIND_SCALABLE:
         extra = decode_scalable(h, data)
+    elif kind == KIND_WINDOWED:
+        extra = decode_windowed(h, data)
     else:
         extra = decode_sparse(h, data)
     return h, extra
 
 
 class BloomFilter(Filter):
-    """A bloomfilter value: a blocked or scalable filter, or a partial state
-    of bloom_agg (kinds 3 and 7, and kind 2 when it holds no hashes)."""
+    """A bloomfilter value: a blocked, scalable or windowed filter, or a
+    partial state of bloom_agg (kinds 3 and 7, and kind 2 when it holds no
+    hashes).  A windowed filter (kind 9) also answers contains(key, since)."""
 
     __slots__ = ()
     TYPE_NAME = T
@@ -209,6 +218,7 @@ class BloomFilter(Filter):
         info = h.fields(T, len(data))
         info["flags"] = h.flags
         key_class = h.key_class
+        window = None
         if kind == KIND_BLOCKED:
             test = blocked_test(data, HEADER_SIZE, h.w48, h.k)
             info.update(k=h.k, blocks=h.w48, fixed=bool(h.flags & FLAG_NONSCALING))
@@ -234,6 +244,11 @@ class BloomFilter(Filter):
             test = layers_test(data, layers)
             info.update(expansion=h.w56, layers=[
                 {"blocks": b, "capacity": c, "items": n, "k": k} for b, c, n, k in extra])
+        elif kind == KIND_WINDOWED:
+            # every kept slice; contains(key, since) takes window.tests[i]
+            window = extra
+            test = window.tests[0]
+            info.update(k=h.k, blocks=h.w56, **window.fields())
         else:
             # kind 7: empty bits with the listed hashes set (buffered_to_blocked)
             hashes = listed_hashes(data, HEADER_SIZE, h.w56)
@@ -241,4 +256,4 @@ class BloomFilter(Filter):
             test = blocked_test(bits, 0, h.w48, h.k, more)
             info.update(k=h.k, blocks=h.w48, hashes=h.w56, slots=extra,
                         scalable_state=bool(h.flags & FLAG_SCALABLE_STATE))
-        self._set(data, h, key_class, test, info)
+        self._set(data, h, key_class, test, info, window)

@@ -19,7 +19,7 @@ from .blocked import blocked_test, hashes_as_bits, listed_hashes, never
 from .errors import FormatError, hashlist_error, refuse
 from .header import (
     BLOCK_BITS, BLOCK_BYTES, BLOCK_LOG2, HEADER_SIZE, KIND_COUNTING, KIND_HASHLIST,
-    KIND_SPARSE_COUNTING, MAX_BYTES, MAX_HASHES, fpr_valid, read_header,
+    KIND_SPARSE_COUNTING, KIND_WINDOWED, MAX_BYTES, MAX_HASHES, fpr_valid, read_header,
 )
 
 T = "countingbloom"
@@ -90,7 +90,7 @@ def decode(data):
         check_fields(h)
         return h, bloom.light_slots(h, data, h.w48 * COUNTING_BLOCK_BYTES // 8, T)
     if kind != KIND_COUNTING:
-        raise _bad("othertype" if 1 <= kind <= KIND_SPARSE_COUNTING else "kind")
+        raise _bad("othertype" if 1 <= kind <= KIND_WINDOWED else "kind")
     if h.version != 3:
         raise _bad("version")
     check_fields(h)

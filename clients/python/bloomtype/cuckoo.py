@@ -20,7 +20,7 @@ from .base import Filter
 from .blocked import never
 from .errors import hashlist_error, refuse
 from .header import (
-    HEADER_SIZE, KIND_CUCKOO, KIND_HASHLIST, KIND_SPARSE_COUNTING, MASK64, MAX_BYTES,
+    HEADER_SIZE, KIND_CUCKOO, KIND_HASHLIST, KIND_WINDOWED, MASK64, MAX_BYTES,
     MIN_FPR, MIN_SCALABLE_FPR, MAX_FPR, layer_fpr, read_header,
 )
 
@@ -366,7 +366,7 @@ class CuckooFilter(Filter):
             self._set(data, h, h.key_class, never, info)
             return
         if kind != KIND_CUCKOO:
-            raise _bad("othertype" if 1 <= kind <= KIND_SPARSE_COUNTING else "kind")
+            raise _bad("othertype" if 1 <= kind <= KIND_WINDOWED else "kind")
         b, kicks, expansion, n0, counters, subs = decode_cuckoo(h, data)
         validate_deep(h, b, expansion, n0, subs, data)
         info.update(bucket_size=b, max_kicks=kicks, expansion=expansion,

@@ -3,7 +3,9 @@
 Every malformed value is a FormatError (a ValueError); a key of another class
 than the filter's is a KeyClassError (a TypeError), as the server's
 "bloom filter holds integer keys, not text keys"; an integer key outside
-int64 is a KeyRangeError (a ValueError, and an OverflowError).
+int64 is a KeyRangeError (a ValueError, and an OverflowError).  A time
+(since) given to a filter that keeps none, or outside the range of a
+windowed filter's slices, is a ValueError (no_time_error, since_range_error).
 """
 
 # The reasons, worded as the server's bloom_status_message
@@ -27,7 +29,7 @@ REASONS = {
 # What each type's input says of a version it does not read
 # (bloom_status_message, cb_status_message, cf_status_message).
 VERSION_REASONS = {
-    "bloomfilter": "The format version is not one this build reads (it reads versions 1, 2 and 4).",
+    "bloomfilter": "The format version is not one this build reads (it reads versions 1, 2, 4 and 5).",
     "countingbloom": "The format version is not one this build reads (a countingbloom value is "
                      "version 3, its light aggregate state version 4).",
     "cuckoofilter": "The format version is not one this build reads (a cuckoofilter value is version 3).",
@@ -82,3 +84,19 @@ def hashlist_error(type_name, nhashes):
         % (type_name, nhashes, MATERIALISE_HINT[type_name]),
         "hashlist",
     )
+
+
+def no_time_error(reader_name, kind, kind_name):
+    """since given to a filter that keeps no time: the server's "bloom_contains
+    with a time needs a windowed bloom filter" (bf_window.c require_windowed)"""
+    return ValueError(
+        'contains with a time (since) needs a windowed bloom filter (kind 9): this %s is of '
+        'kind %d ("%s"), which keeps no time; call it without since'
+        % (reader_name, kind, kind_name))
+
+
+def since_range_error(since):
+    """A time whose slice a windowed filter cannot hold: the server's "since is
+    out of the range of a windowed bloom filter" (bf_window.c slice_of)"""
+    return ValueError("since %r is out of the range of a windowed bloom filter (its slice "
+                      "number and microseconds since 1970 must fit in 64 bits)" % (since,))

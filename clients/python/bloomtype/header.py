@@ -23,6 +23,7 @@ KIND_COUNTING = 5
 KIND_CUCKOO = 6
 KIND_SPARSE = 7
 KIND_SPARSE_COUNTING = 8
+KIND_WINDOWED = 9
 
 KIND_NAMES = {
     1: "blocked",
@@ -33,6 +34,7 @@ KIND_NAMES = {
     6: "cuckoo",
     7: "light state",
     8: "light counting state",
+    9: "windowed",
 }
 
 FLAG_NONSCALING = 0x0001
