@@ -144,7 +144,13 @@ func (f *Filter) needWindow(method string) error {
 func sinceMicros(t time.Time) (int64, bool) {
 	const perSec = 1000000
 	sec, us := t.Unix(), int64(t.Nanosecond()/1000)
-	if sec > math.MaxInt64/perSec || sec < math.MinInt64/perSec || sec*perSec > math.MaxInt64-us {
+	if sec < 0 { // sec + 1 seconds, then us - 1 s: no overflow on the way down to MinInt64
+		if sec+1 < math.MinInt64/perSec || (sec+1)*perSec < math.MinInt64+(perSec-us) {
+			return 0, false
+		}
+		return (sec+1)*perSec - (perSec - us), true
+	}
+	if sec > math.MaxInt64/perSec || sec*perSec > math.MaxInt64-us {
 		return 0, false
 	}
 	return sec*perSec + us, true
