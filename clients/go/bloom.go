@@ -2,8 +2,8 @@ package bloomtype
 
 // What the bloomfilter type's input accepts: bloom_decode (src/core/kinds.c,
 // format.c) and the decoders of kinds 1 (src/core/blocked.c), 2
-// (src/core/hashlist.c), 3 (src/core/aggstate.c), 4 (src/core/scalable.c)
-// and 7 (src/core/sparse.c),
+// (src/core/hashlist.c), 3 (src/core/aggstate.c), 4 (src/core/scalable.c),
+// 7 (src/core/sparse.c) and 9 (src/core/windowed.c, in windowed.go),
 // in the server's order of checks, so that a refused value gets the
 // server's reason. docs/FORMAT.md describes the fields.
 
@@ -14,23 +14,28 @@ func validateBloom(b []byte) (header, status) {
 		return h, st
 	}
 	// a counting or cuckoo filter is not a bloomfilter; version 4 has kind 7
-	// (and kind 8, countingbloom's) alone
+	// (and kind 8, countingbloom's) alone, version 5 kind 9 alone
 	if h.version == 3 && (h.kind == kindCounting || h.kind == kindCuckoo) {
 		return h, stOtherType
 	}
 	if h.version == 4 && h.kind == kindLightCounting {
 		return h, stOtherType
 	}
-	if h.version == 4 {
+	switch {
+	case h.version == 4:
 		if h.kind != kindLight {
 			return h, stKind
 		}
-	} else if h.version != 1 && h.version != 2 {
+	case h.version == 5:
+		if h.kind != kindWindowed {
+			return h, stKind
+		}
+	case h.version != 1 && h.version != 2:
 		return h, stVersion
-	} else if h.kind == kindLight {
+	case h.kind == kindLight || h.kind == kindWindowed:
 		return h, stKind
 	}
-	if h.kind < kindBlocked || (h.kind > kindScalable && h.kind != kindLight) {
+	if h.kind < kindBlocked || (h.kind > kindScalable && h.kind != kindLight && h.kind != kindWindowed) {
 		return h, stKind
 	}
 	if st = h.checkCommon(); st != stOK {
@@ -47,6 +52,8 @@ func validateBloom(b []byte) (header, status) {
 		st = decodeScalable(b, &h, nil)
 	case kindLight:
 		st = decodeLight(b, &h)
+	case kindWindowed:
+		st = decodeWindowed(b, &h, nil)
 	}
 	return h, st
 }
@@ -241,5 +248,14 @@ func buildBloom(f *Filter) {
 	case kindLight:
 		// the kind 3 state of its geometry with every listed hash's bits set
 		f.setLight(bitsOfHashes(b[headerSize:], h.w56, h.w48, int(h.k)))
+	case kindWindowed:
+		// a layer a kept slice, oldest first
+		w := new(windowState)
+		decodeWindowed(b, h, w)
+		f.window = w
+		for i := range w.slices {
+			off := windowedBitsOffset(uint64(len(w.slices)), h.w56, uint64(i))
+			f.layers = append(f.layers, blockedBits{data: b[off : off+h.w56*blockBytes], nblocks: h.w56, k: int(h.k)})
+		}
 	}
 }

@@ -39,7 +39,7 @@ func validateCounting(b []byte) (header, status) {
 		// at most the counting filter's data size over 8: 40 x blocks
 		return h, lightSlots(b, &h, h.w48*countingBlockBytes/8)
 	}
-	if h.kind >= kindBlocked && h.kind <= kindLightCounting {
+	if h.kind >= kindBlocked && h.kind <= kindWindowed {
 		return h, stOtherType
 	}
 	return h, stKind

@@ -69,7 +69,7 @@ func validateCuckoo(b []byte) (header, *cuckooTable, status) {
 		return h, nil, validateCuckooHashList(b, &h)
 	}
 	if h.kind != kindCuckoo {
-		if h.kind >= kindBlocked && h.kind <= kindLightCounting {
+		if h.kind >= kindBlocked && h.kind <= kindWindowed {
 			return h, nil, stOtherType
 		}
 		return h, nil, stKind

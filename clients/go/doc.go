@@ -39,4 +39,11 @@
 // (kind 8) as the presence plane of its geometry with its hashes set. A
 // counting filter answers from its presence plane, a scalable filter when
 // any layer holds the key, a cuckoo filter by docs/FORMAT.md "Kind 6".
+//
+// A windowed filter (bloom_window, kind 9) keeps the keys of the last few
+// slices of time, aligned to multiples of the slice length from 1970-01-01
+// UTC: Contains asks every slice it keeps, ContainsSince (and
+// ContainsManySince, ContainsHashSince) those that end after a time, as
+// the server's bloom_contains(f, key, since). A lookup since a time on any
+// other filter is an error that matches ErrNotWindowed.
 package bloomtype

@@ -14,11 +14,16 @@ var (
 	// Go type this package cannot encode, or the filter holds keys of a
 	// type the client cannot encode (class "other"; use ContainsHash).
 	ErrKeyClass = errors.New("bloomtype: key of another class")
-	// ErrRange: an integer key outside int64 (the server's bigint).
+	// ErrRange: an integer key outside int64 (the server's bigint), or a
+	// time a windowed filter's slices cannot hold (ContainsSince).
 	ErrRange = errors.New("bloomtype: integer key out of range")
 	// ErrText: a text key PostgreSQL's text cannot hold (a NUL, or not
 	// valid UTF-8), so never a key of a filter.
 	ErrText = errors.New("bloomtype: text key PostgreSQL cannot hold (NUL or invalid UTF-8)")
+	// ErrNotWindowed: a lookup since a time (ContainsSince and its
+	// variants) on a filter that keeps no time, one that is not a windowed
+	// filter (kind 9, made by bloom_window).
+	ErrNotWindowed = errors.New("bloomtype: a lookup since a time needs a windowed bloom filter")
 )
 
 // The reasons a value is refused: the server's BloomStatus codes
@@ -74,7 +79,7 @@ func versionMessage(typ string) string {
 	case TypeCuckooFilter:
 		return "The format version is not one this build reads (a cuckoofilter value is version 3)."
 	}
-	return "The format version is not one this build reads (it reads versions 1, 2 and 4)."
+	return "The format version is not one this build reads (it reads versions 1, 2, 4 and 5)."
 }
 
 // FormatError says why a value was refused. It matches ErrFormat.

@@ -27,17 +27,18 @@ type Filter struct {
 	probeClass uint8
 	probeType  uint32
 
-	// the lookup: blocked bits (kinds 1, 3, 4 (a layer each), 5, and light
+	// the lookup: blocked bits (kinds 1, 3, 4 and 9 (a layer or slice each), 5, and light
 	// states of a modest size), sparse bits (large light states), or a
 	// cuckoo table; none at all for an empty hash list
 	layers   []blockedBits
 	sparse   *sparseBits
 	cuckoo   *cuckooTable
 	scalable []scalableLayer
+	window   *windowState // kind 9: its slices are the layers
 }
 
 // FromBytes reads a bloomfilter value: what the server's bloomfilter input
-// accepts (kinds 1, 2 version 1, 3, 4 and 7), with one exception: a hash
+// accepts (kinds 1, 2 version 1, 3, 4, 7 and 9), with one exception: a hash
 // list (kind 2) that holds hashes is refused, as the filter it stands for
 // is sized by the server's planner, which a client cannot reproduce bit for
 // bit (materialise it on the server: SELECT bloom_union_agg(f), or f | f).
@@ -168,6 +169,7 @@ func (f *Filter) Info() Info {
 	info := f.info
 	info.Layers = append([]LayerInfo(nil), info.Layers...)
 	info.SubFilters = append([]SubFilterInfo(nil), info.SubFilters...)
+	info.Slices = append([]SliceInfo(nil), info.Slices...)
 	return info
 }
 
@@ -220,7 +222,24 @@ func (f *Filter) Contains(key any) (bool, error) {
 // ContainsMany answers Contains for each key, hashing them in one call
 // into C. The first key that is refused is the error (and no answers).
 func (f *Filter) ContainsMany(keys []any) ([]bool, error) {
-	batch := keyBatch{buf: make([]byte, 0, 16*len(keys)), ends: make([]uint64, 0, len(keys))}
+	batch, err := f.encodeBatch(keys)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]bool, len(keys))
+	if f.probeClass == classNone {
+		return out, nil
+	}
+	for i, h := range batch.hashes(f.hdr.seed) {
+		out[i] = f.lookup(h)
+	}
+	return out, nil
+}
+
+// encodeBatch: the keys' canonical bytes, each checked against the
+// filter's key class; the first key refused is the error.
+func (f *Filter) encodeBatch(keys []any) (*keyBatch, error) {
+	batch := &keyBatch{buf: make([]byte, 0, 16*len(keys)), ends: make([]uint64, 0, len(keys))}
 	for i, key := range keys {
 		k, err := encodeKey(key)
 		if err == nil {
@@ -231,14 +250,7 @@ func (f *Filter) ContainsMany(keys []any) ([]bool, error) {
 		}
 		batch.add(&k)
 	}
-	out := make([]bool, len(keys))
-	if f.probeClass == classNone {
-		return out, nil
-	}
-	for i, h := range batch.hashes(f.hdr.seed) {
-		out[i] = f.lookup(h)
-	}
-	return out, nil
+	return batch, nil
 }
 
 // checkClass: a key of another class than the filter's is an error, as on

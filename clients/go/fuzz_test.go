@@ -4,8 +4,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"testing"
+	"time"
 )
 
 // FuzzLoad: no value makes a constructor panic, a refusal is a format
@@ -26,6 +28,13 @@ func FuzzLoad(f *testing.F) {
 		b, _ := hex.DecodeString(v.Hex)
 		f.Add(b)
 	}
+	// windowed filters: slices before 1970, and one of a microsecond's slices
+	f.Add(testWindow().bytes())
+	w := testWindow()
+	w.sliceMicros, w.newest, w.window, w.slices = 1, math.MaxInt64-64, 31, []int64{math.MaxInt64 - 95, math.MaxInt64 - 64}
+	w.keys = w.keys[1:]
+	f.Add(w.bytes())
+	times := []time.Time{time.Unix(0, -1), time.Unix(1793516400, 0), time.UnixMicro(math.MaxInt64), {}}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		for _, ctor := range []func([]byte) (*Filter, error){FromBytes, CountingFromBytes, CuckooFromBytes, Load} {
 			flt, err := ctor(b)
@@ -36,7 +45,15 @@ func FuzzLoad(f *testing.F) {
 				continue
 			}
 			for i := uint64(0); i < 64; i++ {
-				flt.ContainsHash(i * 0x9E3779B97F4A7C15)
+				h := i * 0x9E3779B97F4A7C15
+				in := flt.ContainsHash(h)
+				for _, since := range times {
+					// since a time: a slice of what Contains answers, or no time kept
+					inSince, err := flt.ContainsHashSince(h, since)
+					if (flt.Info().Kind == kindWindowed) == errors.Is(err, ErrNotWindowed) || (inSince && !in) {
+						t.Fatalf("ContainsHashSince(%d, %v): %v, %v (ContainsHash %v)", h, since, inSince, err, in)
+					}
+				}
 			}
 			_ = flt.Info()
 		}

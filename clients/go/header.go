@@ -18,6 +18,7 @@ const (
 	kindCuckoo         = 6
 	kindLight          = 7 // light state of bloom_agg (version 4)
 	kindLightCounting  = 8 // light state of counting_agg (version 4)
+	kindWindowed       = 9 // windowed filter (version 5)
 	flagNonScaling     = 0x0001
 	flagScalableState  = 0x0002
 	hashXXH3           = 1
@@ -56,8 +57,8 @@ type header struct {
 	capacity uint64
 	fpr      float64
 	items    uint64
-	w48      uint64 // blocks, slots, layers or sub-filters, by kind
-	w56      uint64 // reserved, hashes in use, pending, expansion, removes, or kicks and expansion
+	w48      uint64 // blocks, slots, layers, sub-filters or kept slices, by kind
+	w56      uint64 // reserved, hashes in use, pending, expansion, removes, kicks and expansion, or a slice's blocks
 }
 
 func le64(b []byte) uint64 { return binary.LittleEndian.Uint64(b) }

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strconv"
 	"testing"
+	"time"
 )
 
 // The test vectors of the repository (test/vectors, made from the server
@@ -32,6 +33,12 @@ type vectorFilter struct {
 	Hex     string     `json:"hex"`
 	Keys    [][]string `json:"keys"`
 	Expect  string     `json:"expect"`
+	// windowed filters: the server's bloom_contains(f, key, since) for the
+	// same keys, since the time "at" (microseconds from 1970-01-01 UTC)
+	Since []struct {
+		At     int64  `json:"at"`
+		Expect string `json:"expect"`
+	} `json:"since"`
 }
 
 type hostileValue struct {
@@ -176,6 +183,106 @@ func TestVectorsAnswer(t *testing.T) {
 	}
 }
 
+// probeSince asks f about one key of the vectors since a time.
+func probeSince(t *testing.T, f *Filter, class, text string, since time.Time) (bool, error) {
+	if class == "hash" {
+		v, err := strconv.ParseInt(text, 10, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f.ContainsHashSince(uint64(v), since)
+	}
+	return f.ContainsSince(keyValue(t, class, text), since)
+}
+
+// Windowed filters answer since each time as the server did, key by key
+// and in one call; the times are also asked a nanosecond later (the same
+// microsecond) and, for the start of a microsecond, a nanosecond earlier
+// (the microsecond before). Other filters refuse a time.
+func TestVectorsSince(t *testing.T) {
+	windowed := 0
+	for _, v := range filterVectors(t) {
+		f, err := FromHex(`\x` + v.Hex)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Kind != kindWindowed {
+			if len(v.Since) > 0 {
+				t.Errorf("%s: answers since a time, but is of kind %d", v.Name, v.Kind)
+			}
+			if _, err := probeSince(t, f, v.Keys[0][0], v.Keys[0][1], time.Unix(0, 0)); !errors.Is(err, ErrNotWindowed) {
+				t.Errorf("%s: a lookup since a time: %v, want ErrNotWindowed", v.Name, err)
+			}
+			continue
+		}
+		windowed++
+		if len(v.Since) == 0 {
+			t.Errorf("%s: a windowed filter without answers since a time", v.Name)
+		}
+		answers := func(since time.Time) string {
+			got := make([]byte, len(v.Keys))
+			for i, k := range v.Keys {
+				ok, err := probeSince(t, f, k[0], k[1], since)
+				if err != nil {
+					t.Fatalf("%s key %d %v since %v: %v", v.Name, i, k, since, err)
+				}
+				got[i] = "01"[b2i(ok)]
+			}
+			return string(got)
+		}
+		for _, s := range v.Since {
+			at := time.UnixMicro(s.At)
+			if got := answers(at); got != s.Expect {
+				t.Errorf("%s since %d: answers\n%s, want\n%s", v.Name, s.At, got, s.Expect)
+			}
+			if got := answers(at.Add(999 * time.Nanosecond)); got != s.Expect {
+				t.Errorf("%s since %d and 999 ns: answers differ", v.Name, s.At)
+			}
+			if v.Keys[0][0] != "hash" {
+				many := make([]any, 0, len(v.Keys))
+				for _, k := range v.Keys {
+					many = append(many, keyValue(t, k[0], k[1]))
+				}
+				got, err := f.ContainsManySince(many, at.In(time.FixedZone("UTC-7", -7*3600)))
+				if err != nil {
+					t.Fatalf("%s: ContainsManySince: %v", v.Name, err)
+				}
+				for i, a := range got {
+					if a != (s.Expect[i] == '1') {
+						t.Errorf("%s since %d: ContainsManySince key %d: %v", v.Name, s.At, i, a)
+					}
+				}
+			}
+		}
+		// since the earliest time of every slice kept: Contains; since a time
+		// after the newest: nothing
+		info := f.Info()
+		if len(info.Slices) > 0 {
+			first, last := info.Slices[0], info.Slices[len(info.Slices)-1]
+			if got := answers(first.Start); got != v.Expect {
+				t.Errorf("%s since the first slice's start: answers differ from Contains", v.Name)
+			}
+			if got := answers(first.Start.Add(-time.Nanosecond)); got != v.Expect {
+				t.Errorf("%s since before the first slice: answers differ from Contains", v.Name)
+			}
+			if got := answers(last.End); got != string(make0(len(v.Keys))) {
+				t.Errorf("%s since the newest slice's end: %s", v.Name, got)
+			}
+		}
+	}
+	if windowed == 0 {
+		t.Error("no windowed filter in the vectors")
+	}
+}
+
+func make0(n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = '0'
+	}
+	return b
+}
+
 // keyValue is a vector's key as a Go value.
 func keyValue(t *testing.T, class, text string) any {
 	switch class {
@@ -269,6 +376,24 @@ func TestVectorsInfo(t *testing.T) {
 		case kindCuckoo:
 			if len(info.SubFilters) != int(binary.LittleEndian.Uint64(b[48:])) || info.BucketSize != int(b[12]) {
 				t.Errorf("%s: sub-filters %+v", v.Name, info)
+			}
+		case kindWindowed:
+			if len(info.Slices) != int(binary.LittleEndian.Uint64(b[48:])) || info.K != int(b[12]) ||
+				info.Blocks != binary.LittleEndian.Uint64(b[56:]) || info.KindName != "windowed" ||
+				info.SliceMicros != int64(binary.LittleEndian.Uint64(b[64:])) ||
+				info.NewestSlice != int64(binary.LittleEndian.Uint64(b[72:])) || info.Window != int(b[80]) {
+				t.Errorf("%s: window %+v", v.Name, info)
+			}
+			var items uint64
+			for _, s := range info.Slices {
+				items += s.Items
+				if s.End.Sub(s.Start) != time.Duration(info.SliceMicros)*time.Microsecond ||
+					s.Start.UnixMicro() != s.Number*info.SliceMicros || s.Number > info.NewestSlice {
+					t.Errorf("%s: slice %+v", v.Name, s)
+				}
+			}
+			if items != info.Items {
+				t.Errorf("%s: the slices hold %d items, the header %d", v.Name, items, info.Items)
 			}
 		case kindBlocked, kindBuffered, kindCounting, kindLight, kindLightCounting:
 			if info.K != int(b[12]) || info.Blocks != binary.LittleEndian.Uint64(b[48:]) {

@@ -15,6 +15,11 @@
 //	hash: (keys of class "other") key i's hash from bloom_key_hash, in the
 //	file named by "hashes" (n little-endian 64-bit words)
 //
+// An entry of a windowed filter may add "since" (microseconds from
+// 1970-01-01 UTC) and "since_answers" (n '0'/'1' bytes: the server's
+// bloom_contains(f, key, since)); its keys are then also asked since that
+// time and compared with those.
+//
 // It prints one line a filter and a total; the exit status is 0 only when
 // every answer agrees.
 //
@@ -42,6 +47,10 @@ type entry struct {
 	N       int    `json:"n"`
 	Answers string `json:"answers"`
 	Hashes  string `json:"hashes"` // keys "hash": n little-endian 64-bit hashes
+	// windowed filters: the server's answers since a time (microseconds
+	// from 1970-01-01 UTC), bloom_contains(f, key, since)
+	Since        *int64 `json:"since"`
+	SinceAnswers string `json:"since_answers"`
 }
 
 var constructors = map[string]func([]byte) (*bloomtype.Filter, error){
@@ -69,58 +78,103 @@ func key(class string, i int) (any, error) {
 	return nil, fmt.Errorf("unknown key class %q", class)
 }
 
-// check answers the filter's keys and counts the present ones and the
-// disagreements (first: the first index that disagrees, or -1).
-func check(dir string, e entry) (present, disagree, first int, err error) {
-	first = -1
-	ctor, ok := constructors[e.Type]
-	if !ok {
-		return 0, 0, -1, fmt.Errorf("unknown type %q", e.Type)
-	}
-	raw, err := os.ReadFile(filepath.Join(dir, e.File))
+// result is one comparison: the filter's answers, or those since a time.
+type result struct {
+	label                    string
+	present, disagree, first int // first: the first index that disagrees, or -1
+}
+
+// readAnswers reads a file of n '0'/'1' answers.
+func readAnswers(dir, file string, n int) ([]byte, error) {
+	answers, err := os.ReadFile(filepath.Join(dir, file))
 	if err != nil {
-		return 0, 0, -1, err
+		return nil, err
 	}
-	answers, err := os.ReadFile(filepath.Join(dir, e.Answers))
-	if err != nil {
-		return 0, 0, -1, err
-	}
-	if len(answers) != e.N {
-		return 0, 0, -1, fmt.Errorf("%s holds %d answers, not %d", e.Answers, len(answers), e.N)
+	if len(answers) != n {
+		return nil, fmt.Errorf("%s holds %d answers, not %d", file, len(answers), n)
 	}
 	for i, a := range answers {
 		if a != '0' && a != '1' {
-			return 0, 0, -1, fmt.Errorf("%s: answer %d is %q, not 0 or 1", e.Answers, i, a)
+			return nil, fmt.Errorf("%s: answer %d is %q, not 0 or 1", file, i, a)
+		}
+	}
+	return answers, nil
+}
+
+// check answers the filter's keys, and for a windowed filter also since
+// its time, and counts the present ones and the disagreements.
+func check(dir string, e entry) ([]result, error) {
+	ctor, ok := constructors[e.Type]
+	if !ok {
+		return nil, fmt.Errorf("unknown type %q", e.Type)
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, e.File))
+	if err != nil {
+		return nil, err
+	}
+	answers, err := readAnswers(dir, e.Answers, e.N)
+	if err != nil {
+		return nil, err
+	}
+	var sinceAnswers []byte
+	if e.Since != nil {
+		if sinceAnswers, err = readAnswers(dir, e.SinceAnswers, e.N); err != nil {
+			return nil, err
 		}
 	}
 	f, err := ctor(raw)
 	if err != nil {
-		return 0, 0, -1, err
+		return nil, err
 	}
+	var hashes []byte
+	if e.Keys == "hash" { // keys a client cannot encode: their hashes
+		if hashes, err = os.ReadFile(filepath.Join(dir, e.Hashes)); err != nil {
+			return nil, err
+		}
+		if len(hashes) != 8*e.N {
+			return nil, fmt.Errorf("%s holds %d bytes, not %d hashes", e.Hashes, len(hashes), e.N)
+		}
+	}
+	r, err := compare(e, hashes, answers, f.ContainsMany,
+		func(h uint64) (bool, error) { return f.ContainsHash(h), nil })
+	if err != nil || e.Since == nil {
+		return []result{r}, err
+	}
+	since := time.UnixMicro(*e.Since)
+	rs, err := compare(e, hashes, sinceAnswers,
+		func(keys []any) ([]bool, error) { return f.ContainsManySince(keys, since) },
+		func(h uint64) (bool, error) { return f.ContainsHashSince(h, since) })
+	rs.label = fmt.Sprintf(" since %s", since.UTC().Format(time.RFC3339Nano))
+	return []result{r, rs}, err
+}
+
+// compare asks about key i for i in 0..n-1 (many: a chunk of keys; hash:
+// one key by its hash, for keys "hash") and tallies the answers against
+// the server's.
+func compare(e entry, hashes, answers []byte, many func([]any) ([]bool, error),
+	hash func(uint64) (bool, error)) (result, error) {
+	r := result{first: -1}
 	// tally counts key i's answer against the server's
 	tally := func(i int, in bool) {
 		if in {
-			present++
+			r.present++
 		}
 		if in != (answers[i] == '1') {
-			if first < 0 {
-				first = i
+			if r.first < 0 {
+				r.first = i
 			}
-			disagree++
+			r.disagree++
 		}
 	}
-	if e.Keys == "hash" { // keys a client cannot encode: their hashes
-		raw, err := os.ReadFile(filepath.Join(dir, e.Hashes))
-		if err != nil {
-			return 0, 0, -1, err
-		}
-		if len(raw) != 8*e.N {
-			return 0, 0, -1, fmt.Errorf("%s holds %d bytes, not %d hashes", e.Hashes, len(raw), e.N)
-		}
+	if e.Keys == "hash" {
 		for i := 0; i < e.N; i++ {
-			tally(i, f.ContainsHash(binary.LittleEndian.Uint64(raw[8*i:])))
+			in, err := hash(binary.LittleEndian.Uint64(hashes[8*i:]))
+			if err != nil {
+				return r, err
+			}
+			tally(i, in)
 		}
-		return present, disagree, first, nil
+		return r, nil
 	}
 	const chunk = 4096 // keys hashed with one call into C
 	keys := make([]any, 0, chunk)
@@ -129,19 +183,19 @@ func check(dir string, e entry) (present, disagree, first int, err error) {
 		for i := start; i < e.N && i < start+chunk; i++ {
 			k, err := key(e.Keys, i)
 			if err != nil {
-				return 0, 0, -1, err
+				return r, err
 			}
 			keys = append(keys, k)
 		}
-		got, err := f.ContainsMany(keys)
+		got, err := many(keys)
 		if err != nil {
-			return 0, 0, -1, err
+			return r, err
 		}
 		for j, in := range got {
 			tally(start+j, in)
 		}
 	}
-	return present, disagree, first, nil
+	return r, nil
 }
 
 func main() {
@@ -166,18 +220,21 @@ func main() {
 	var keys int
 	began := time.Now()
 	for _, e := range manifest.Filters {
-		present, disagree, first, err := check(dir, e)
-		switch {
-		case err != nil:
+		results, err := check(dir, e)
+		for _, r := range results {
+			switch {
+			case r.disagree > 0:
+				fmt.Printf("%s%s: %d of %d keys disagree (first at i=%d)\n", e.Name, r.label, r.disagree, e.N, r.first)
+				total += r.disagree
+			case err == nil:
+				fmt.Printf("%s%s: %d keys, %d present, agree\n", e.Name, r.label, e.N, r.present)
+			}
+			keys += e.N
+		}
+		if err != nil {
 			fmt.Printf("%s: error: %v\n", e.Name, err)
 			unreadable++
-		case disagree > 0:
-			fmt.Printf("%s: %d of %d keys disagree (first at i=%d)\n", e.Name, disagree, e.N, first)
-			total += disagree
-		default:
-			fmt.Printf("%s: %d keys, %d present, agree\n", e.Name, e.N, present)
 		}
-		keys += e.N
 	}
 	if unreadable > 0 {
 		fmt.Printf("agree: %d filters, %d disagreements, %d not checked\n", len(manifest.Filters), total, unreadable)
