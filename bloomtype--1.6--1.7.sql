@@ -213,3 +213,39 @@ CREATE AGGREGATE bloom_agg(key anyelement, at timestamp with time zone, slice in
     SFUNC = bloom_window_agg_trans, STYPE = bloomfilter,
     COMBINEFUNC = bloom_union_trans, PARALLEL = SAFE
 );
+
+-- The index of a table partitioned by range on a time column is a windowed
+-- filter: a probe since a time asks the partitions whose range ends after
+-- it (dropping or detaching the oldest partition is the expiry)
+CREATE FUNCTION bloom_index_contains(index regclass, key bigint, since timestamp with time zone) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'bloom_index_contains_int8' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_index_contains(regclass, bigint, timestamp with time zone) IS
+    'false if no row of the partitions whose range ends after since has the key; true if one may';
+CREATE FUNCTION bloom_index_contains(index regclass, key integer, since timestamp with time zone) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'bloom_index_contains_int4' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_index_contains(regclass, integer, timestamp with time zone) IS
+    'false if no row of the partitions whose range ends after since has the key; true if one may';
+CREATE FUNCTION bloom_index_contains(index regclass, key smallint, since timestamp with time zone) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'bloom_index_contains_int2' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_index_contains(regclass, smallint, timestamp with time zone) IS
+    'false if no row of the partitions whose range ends after since has the key; true if one may';
+CREATE FUNCTION bloom_index_contains(index regclass, key text, since timestamp with time zone) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'bloom_index_contains_text' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_index_contains(regclass, text, timestamp with time zone) IS
+    'false if no row of the partitions whose range ends after since has the key; true if one may';
+CREATE FUNCTION bloom_index_contains(index regclass, key varchar, since timestamp with time zone) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'bloom_index_contains_text' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_index_contains(regclass, varchar, timestamp with time zone) IS
+    'false if no row of the partitions whose range ends after since has the key; true if one may';
+CREATE FUNCTION bloom_index_contains(index regclass, key bytea, since timestamp with time zone) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'bloom_index_contains_bytea' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_index_contains(regclass, bytea, timestamp with time zone) IS
+    'false if no row of the partitions whose range ends after since has the key; true if one may';
+CREATE FUNCTION bloom_index_contains(index regclass, key uuid, since timestamp with time zone) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'bloom_index_contains_uuid' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_index_contains(regclass, uuid, timestamp with time zone) IS
+    'false if no row of the partitions whose range ends after since has the key; true if one may';
+CREATE FUNCTION bloom_index_contains(index regclass, key anyelement, since timestamp with time zone) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'bloom_index_contains_any' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_index_contains(regclass, anyelement, timestamp with time zone) IS
+    'false if no row of the partitions whose range ends after since has the key; true if one may';

@@ -9,7 +9,7 @@
 # New inputs go to fuzz-work/<harness>; the repo's corpus stays as it is.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-HARNESSES=(decode addcontains setops sizing scalable page counting cuckoo)
+HARNESSES=(decode addcontains setops sizing scalable page counting cuckoo windowed)
 BIN=fuzz-work/bin
 mkdir -p "$BIN"
 command -v clang >/dev/null || { bash scripts/deps.sh; }

@@ -24,10 +24,12 @@
 #include "utils/arrayaccess.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
+#include "utils/timestamp.h"
 
 /*
- * bloom_index_contains(index, key): whether the index, or the partitions
- * the key routes to, may hold the key.  Per row, the checks, the routing
+ * bloom_index_contains(index, key [, since]): whether the index, or the
+ * partitions the key routes to, may hold the key; with since (1.7), only
+ * the partitions of a table partitioned by time whose range ends after it.  Per row, the checks, the routing
  * and the decoded metapages come from the call site's entry (bfi_site.c).
  */
 static Datum
@@ -35,7 +37,8 @@ index_contains(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 {
 	BloomKeyInfo *ki = bt_cache_key(fcinfo, enc, false);
 	Datum		key = PG_GETARG_DATUM(1);
-	BfiLeaf    *fast = bfi_site_copy_leaf(fcinfo, PG_GETARG_OID(0));
+	TimestampTz since = PG_NARGS() > 2 ? PG_GETARG_TIMESTAMPTZ(2) : 0;
+	BfiLeaf    *fast = PG_NARGS() > 2 ? NULL : bfi_site_copy_leaf(fcinfo, PG_GETARG_OID(0));
 	const BloomFilter *copy = fast ? bfi_leaf_copy(fast) : NULL;
 	BfiLeaf   **leaves;
 	int			n;
@@ -44,7 +47,9 @@ index_contains(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 	/* a statement's copy of the bits: no lock, no page (bfi_read.c) */
 	if (copy)
 		PG_RETURN_BOOL(bloom_filter_contains(copy, bloom_key_hash_fast(ki, key, copy->seed)));
-	n = bfi_site_targets(fcinfo, PG_GETARG_OID(0), BFI_CALLER_CONTAINS, ki, &key, &leaves);
+	/* since a time: the partitions whose range ends after it (bfi_route.c) */
+	n = bfi_site_targets(fcinfo, PG_GETARG_OID(0), BFI_CALLER_CONTAINS, ki, &key,
+						 PG_NARGS() > 2 ? &since : NULL, &leaves);
 
 	for (int i = 0; i < n && !found; i++)
 	{
@@ -139,7 +144,7 @@ bloom_index_contains_each(PG_FUNCTION_ARGS)
 	order = palloc_array(uint32, Max(n, 1));
 
 	nleaves = bfi_site_targets(fcinfo, PG_GETARG_OID(0),
-							   BFI_CALLER_CONTAINS_EACH, ki, NULL, &leaves);
+							   BFI_CALLER_CONTAINS_EACH, ki, NULL, NULL, &leaves);
 	for (int i = 0; i < nleaves; i++)
 	{
 		Relation	index = bfi_index_open_read(leaves[i]->indexoid, NoLock);

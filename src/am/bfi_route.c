@@ -20,6 +20,16 @@
  * compute_partition_hash_value: list and range bounds by binary search,
  * hash by the remainder of the row hash, the default partition otherwise.
  *
+ * A probe since a time (bloom_index_contains(index, key, since)) asks only
+ * the partitions whose range ends after since, when the table is
+ * partitioned by range on one column of type timestamptz, timestamp or
+ * date (the default partition, and a range without an upper bound, always
+ * qualify): the index of a table partitioned by time is a windowed filter,
+ * and dropping or detaching the oldest partition is its expiry.  Each
+ * partition's upper bound is read once per call site from its
+ * relpartbound; a timestamp or date bound is compared with since in the
+ * session's time zone, as PostgreSQL compares the types.
+ *
  * What routing needs of a partitioned table is read once per call site
  * (bfi_site.c) into a route node, in the call site's memory: whether it
  * can route, the partition key's type, support function and collation, a
@@ -34,7 +44,13 @@
 #include "bfindex.h"
 
 #include "access/table.h"
+#include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
+#include "nodes/parsenodes.h"
+#include "utils/builtins.h"
+#include "utils/date.h"
+#include "utils/syscache.h"
+#include "utils/timestamp.h"
 #include "partitioning/partbounds.h"
 #include "partitioning/partdesc.h"
 #include "storage/lmgr.h"
@@ -70,6 +86,9 @@ struct BfiRouteNode
 	PartitionBoundInfo bounds;
 	int			nparts;
 	RoutePart  *parts;			/* in the partition descriptor's order */
+	/* by range on one time column: each partition's end, for since */
+	Oid			timetype;		/* TIMESTAMPTZOID, TIMESTAMPOID, DATEOID or 0 */
+	int64	   *part_end;		/* timestamptz, or timestamp of a date; INT64_MAX: none */
 };
 
 /*
@@ -185,6 +204,54 @@ can_route(Relation index, PartitionKey pk)
 }
 
 /*
+ * The end of partition partoid's range on a time column of type timetype,
+ * as a timestamptz (timestamptz) or a timestamp (timestamp, date):
+ * INT64_MAX for the default partition and an upper bound of MAXVALUE
+ */
+static int64
+partition_end(Oid partoid, Oid timetype)
+{
+	HeapTuple	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(partoid));
+	int64		end = PG_INT64_MAX;
+	bool		isnull;
+	Datum		d;
+
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for relation %u", partoid);
+	d = SysCacheGetAttr(RELOID, tup, Anum_pg_class_relpartbound, &isnull);
+	if (!isnull)
+	{
+		PartitionBoundSpec *spec = castNode(PartitionBoundSpec,
+											stringToNode(TextDatumGetCString(d)));
+
+		if (!spec->is_default && spec->strategy == PARTITION_STRATEGY_RANGE &&
+			list_length(spec->upperdatums) == 1)
+		{
+			PartitionRangeDatum *u = linitial_node(PartitionRangeDatum, spec->upperdatums);
+
+			if (u->kind == PARTITION_RANGE_DATUM_VALUE)
+			{
+				Datum		v = castNode(Const, u->value)->constvalue;
+
+				if (timetype == DATEOID)
+				{
+					DateADT		date = DatumGetDateADT(v);
+
+					end = DATE_NOT_FINITE(date) ? (DATE_IS_NOBEGIN(date) ? PG_INT64_MIN : PG_INT64_MAX) :
+						(int64) date * USECS_PER_DAY;
+				}
+				else
+					end = DatumGetInt64(v);	/* timestamp and timestamptz */
+			}
+			else if (u->kind == PARTITION_RANGE_DATUM_MINVALUE)
+				end = PG_INT64_MIN;
+		}
+	}
+	ReleaseSysCache(tup);
+	return end;
+}
+
+/*
  * The route node of partitioned index (open) of table heapoid (locked by
  * the caller), in out->cxt.  A table with partitions being detached
  * concurrently has a partition descriptor that depends on the snapshot:
@@ -217,11 +284,21 @@ bfi_route_node(Relation index, Oid heapoid, BfiTargets *out)
 	bfi_load_children(&ci, RelationGetRelid(index));
 	node->nparts = pd->nparts;
 	node->parts = palloc0_array(RoutePart, Max(pd->nparts, 1));
+	if (pk != NULL && pk->strategy == PARTITION_STRATEGY_RANGE && pk->partnatts == 1 &&
+		pk->partattrs[0] != 0 &&
+		(pk->parttypid[0] == TIMESTAMPTZOID || pk->parttypid[0] == TIMESTAMPOID ||
+		 pk->parttypid[0] == DATEOID))
+	{
+		node->timetype = pk->parttypid[0];
+		node->part_end = palloc_array(int64, Max(pd->nparts, 1));
+	}
 	for (int i = 0; i < pd->nparts; i++)
 	{
 		node->parts[i].heapoid = pd->oids[i];
 		node->parts[i].indexoid = bfi_child_lookup(&ci, pd->oids[i]);
 		node->parts[i].is_leaf = pd->is_leaf[i];
+		if (node->part_end != NULL)
+			node->part_end[i] = partition_end(pd->oids[i], node->timetype);
 	}
 	bfi_free_children(&ci);
 	MemoryContextSwitchTo(old);
@@ -237,7 +314,7 @@ bfi_route_node(Relation index, Oid heapoid, BfiTargets *out)
  */
 static void
 collect_part(BfiRouteNode *node, int i, const BloomKeyInfo *ki,
-			 const Datum *key, BfiTargets *out)
+			 const Datum *key, const TimestampTz *since, BfiTargets *out)
 {
 	RoutePart  *p = &node->parts[i];
 
@@ -262,7 +339,36 @@ collect_part(BfiRouteNode *node, int i, const BloomKeyInfo *ki,
 	if (p->is_leaf)
 		bfi_targets_add(out, p->leaf);
 	else
-		bfi_route_collect(p->sub, ki, key, out);
+		bfi_route_collect(p->sub, ki, key, since, out);
+}
+
+/*
+ * since in the domain of node's partition ends: a timestamptz as it is,
+ * for a timestamp or date key the local time of the session (as
+ * PostgreSQL compares a timestamptz with a timestamp)
+ */
+static int64
+since_in(const BfiRouteNode *node, TimestampTz since)
+{
+	if (TIMESTAMP_NOT_FINITE(since) || node->timetype == TIMESTAMPTZOID)
+		return since;
+	return (int64) DatumGetTimestamp(DirectFunctionCall1(timestamptz_timestamp,
+														 TimestampTzGetDatum(since)));
+}
+
+/* Whether partition i of node may hold rows after since (in its domain) */
+static inline bool
+ends_after(const BfiRouteNode *node, int i, int64 since)
+{
+	return node->part_end == NULL || node->part_end[i] > since ||
+		node->part_end[i] == PG_INT64_MAX;
+}
+
+/* Whether node's table is partitioned by range on a time column */
+bool
+bfi_route_by_time(const BfiRouteNode *node)
+{
+	return node->part_end != NULL;
 }
 
 /*
@@ -273,10 +379,12 @@ collect_part(BfiRouteNode *node, int i, const BloomKeyInfo *ki,
  */
 void
 bfi_route_collect(BfiRouteNode *node, const BloomKeyInfo *ki, const Datum *key,
-				  BfiTargets *out)
+				  const TimestampTz *since, BfiTargets *out)
 {
 	Datum		value;
 	int			part;
+	int64		after = since != NULL && node->part_end != NULL ?
+		since_in(node, *since) : PG_INT64_MIN;
 
 	if (key != NULL && node->routable)
 	{
@@ -286,13 +394,14 @@ bfi_route_collect(BfiRouteNode *node, const BloomKeyInfo *ki, const Datum *key,
 				return;
 			case ROUTE_ONE:
 				part = node->nparts > 0 ? partition_for(node, value) : -1;
-				if (part >= 0)
-					collect_part(node, part, ki, key, out);
+				if (part >= 0 && ends_after(node, part, after))
+					collect_part(node, part, ki, key, since, out);
 				return;
 			case ROUTE_ALL:
 				break;
 		}
 	}
 	for (int i = 0; i < node->nparts; i++)
-		collect_part(node, i, NULL, NULL, out);
+		if (ends_after(node, i, after))
+			collect_part(node, i, NULL, NULL, since, out);
 }

@@ -46,6 +46,7 @@
 #include "miscadmin.h"
 #include "storage/lmgr.h"
 #include "utils/inval.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rls.h"
 #include "utils/syscache.h"
@@ -223,7 +224,8 @@ site_build(BfiSite *s, Oid indexoid, BfiCaller caller)
  */
 int
 bfi_site_targets(FunctionCallInfo fcinfo, Oid indexoid, BfiCaller caller,
-				 const BloomKeyInfo *ki, const Datum *key, BfiLeaf ***leaves)
+				 const BloomKeyInfo *ki, const Datum *key, const TimestampTz *since,
+				 BfiLeaf ***leaves)
 {
 	BfiSite    *s = site_of(fcinfo);
 	bool		built = false;
@@ -247,10 +249,17 @@ bfi_site_targets(FunctionCallInfo fcinfo, Oid indexoid, BfiCaller caller,
 		}
 
 		s->targets.n = 0;
+		if (since != NULL && (s->leaf != NULL || !bfi_route_by_time(s->route)))
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("bloom_index_contains with a time needs an index of a table partitioned by time"),
+					 errdetail("Index \"%s\" is not on a table partitioned by range on one timestamptz, timestamp or date column.",
+							   get_rel_name(indexoid)),
+					 errhint("Partition the table by range on its time column (each partition a period), or call bloom_index_contains without a time.")));
 		if (s->leaf != NULL)
 			bfi_targets_add(&s->targets, s->leaf);
 		else
-			bfi_route_collect(s->route, ki, key, &s->targets);
+			bfi_route_collect(s->route, ki, key, since, &s->targets);
 
 		/*
 		 * The partitions' locks may have processed invalidations: an entry

@@ -229,7 +229,8 @@ typedef struct BfiTargets
 
 extern int	bfi_site_targets(FunctionCallInfo fcinfo, Oid indexoid,
 							 BfiCaller caller, const BloomKeyInfo *ki,
-							 const Datum *key, BfiLeaf ***leaves);
+							 const Datum *key, const TimestampTz *since,
+							 BfiLeaf ***leaves);
 extern void bfi_site_init(void);
 extern BfiLeaf *bfi_site_copy_leaf(FunctionCallInfo fcinfo, Oid indexoid);
 extern BfiLeaf *bfi_leaf_new(Oid indexoid, Oid heapoid, MemoryContext cxt);
@@ -239,8 +240,10 @@ extern void bfi_targets_add(BfiTargets *out, BfiLeaf *leaf);
 typedef struct BfiRouteNode BfiRouteNode;
 
 extern BfiRouteNode *bfi_route_node(Relation index, Oid heapoid, BfiTargets *out);
+extern bool bfi_route_by_time(const BfiRouteNode *node);
 extern void bfi_route_collect(BfiRouteNode *node, const BloomKeyInfo *ki,
-							  const Datum *key, BfiTargets *out);
+							  const Datum *key, const TimestampTz *since,
+							  BfiTargets *out);
 
 /* bfi_read.c: reading an index's pages */
 typedef struct BfiLayerStats

@@ -33,7 +33,7 @@ __all__ = [
     "KeyRangeError", "key_hash", "load", "load_hex", "READERS",
 ]
 
-__version__ = "1.6.0"
+__version__ = "1.7.0"
 
 # the reader of each SQL type
 READERS = {
