@@ -10,7 +10,14 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { bt, readVectors, READERS, answers, isHashlistWithHashes } = require('./helpers');
 
-const { filters } = readVectors('filters.json');
+const vectors = readVectors('filters.json');
+const { filters } = vectors;
+
+test('the package is of the extension version the vectors were made by', () => {
+  const { version } = require('../package.json');
+  assert.equal(version.split('.').slice(0, 2).join('.'), vectors.bloomtype);
+  assert.equal(readVectors('hostile.json').bloomtype, vectors.bloomtype);
+});
 
 test('filters.json has filters of every type', () => {
   const types = new Set(filters.map((f) => f.type));
