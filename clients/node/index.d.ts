@@ -16,6 +16,30 @@ export interface LayerInfo {
   k: number;
 }
 
+/**
+ * A kept slice of a windowed filter (kind 9): slice number `slice` covers
+ * [start, end) microseconds since 1970-01-01 00:00 UTC
+ * (`new Date(Number(start / 1000n))` as a Date, where one can hold it)
+ */
+export interface SliceInfo {
+  slice: bigint;
+  start: bigint;
+  end: bigint;
+  items: number;
+}
+
+/**
+ * The options of a lookup.  `since` asks a windowed filter (kind 9) only
+ * for the slices of time that end after it (the server's
+ * bloom_contains(f, key, since)): a Date (millisecond precision), a bigint
+ * of microseconds since 1970-01-01 00:00 UTC (exact), or -Infinity (every
+ * slice) or Infinity (none).  On any other filter it throws WindowError;
+ * a time whose slice the filter's format cannot hold throws RangeError.
+ */
+export interface LookupOptions {
+  since?: Date | bigint | number;
+}
+
 export interface SubFilterInfo {
   buckets: number;
   capacity: number;
@@ -42,7 +66,7 @@ export interface FilterInfo {
   flags: number;
   /** the length of the value's bytes (bloom_info's bytes counts 4 more, the varlena header) */
   bytes: number;
-  /** kinds 1, 3, 5, 7, 8 */
+  /** kinds 1, 3, 5, 7, 8, 9 (9: each slice's) */
   k?: number;
   blocks?: number;
   /** kind 1: a fixed filter (flag NONSCALING) */
@@ -66,6 +90,14 @@ export interface FilterInfo {
   absorbed?: number;
   stuck?: number;
   subFilters?: SubFilterInfo[];
+  /** kind 9: the slice length in microseconds */
+  sliceLength?: bigint;
+  /** kind 9: the slices kept are newestSlice - window to newestSlice */
+  window?: number;
+  /** kind 9: the newest slice seen (by an add or an expiry); null before any time */
+  newestSlice?: bigint | null;
+  /** kind 9: the kept slices, oldest first */
+  slices?: SliceInfo[];
 }
 
 export abstract class Filter {
@@ -77,19 +109,21 @@ export abstract class Filter {
    * false: certainly absent; true: maybe present.  Throws KeyClassError for
    * a key of another class than the filter holds (a filter that holds none
    * answers false), TypeError or RangeError for a value that is not a key.
+   * opts.since: a windowed filter's slices that end after it only.
    */
-  contains(key: Key): boolean;
+  contains(key: Key, opts?: LookupOptions): boolean;
   /** A uuid key: text as PostgreSQL's uuid input reads it, or its 16 bytes */
-  containsUuid(uuid: string | Uint8Array): boolean;
+  containsUuid(uuid: string | Uint8Array, opts?: LookupOptions): boolean;
   /** A float key (real, double precision): -0 is 0, every NaN one key */
-  containsFloat(x: number): boolean;
+  containsFloat(x: number, opts?: LookupOptions): boolean;
   /** A key by its hash, SELECT bloom_key_hash(key, seed) (signed or unsigned 64-bit); no class check */
-  containsHash(hash: bigint | string): boolean;
-  containsMany(keys: Iterable<Key>): boolean[];
+  containsHash(hash: bigint | string, opts?: LookupOptions): boolean;
+  /** contains() of each key, the same options for all */
+  containsMany(keys: Iterable<Key>, opts?: LookupOptions): boolean[];
   info(): FilterInfo;
 }
 
-/** bloomfilter: kinds 1, 3, 4, 7 and an empty hash list (kind 2) */
+/** bloomfilter: kinds 1, 3, 4, 7, 9 (windowed) and an empty hash list (kind 2) */
 export class BloomFilter extends Filter {
   static fromBytes(buf: FilterBytes): BloomFilter;
   /** The text form: \x and hex digits */
@@ -133,6 +167,18 @@ export class FormatError extends Error {
   /** The server's detail for the status */
   readonly detail: string;
   readonly hint?: string;
+}
+
+/**
+ * A lookup with since on a filter that keeps no time, that is not windowed
+ * (code BLOOMTYPE_NOT_WINDOWED)
+ */
+export class WindowError extends TypeError {
+  readonly code: 'BLOOMTYPE_NOT_WINDOWED';
+  /** The reader's type */
+  readonly type: 'bloomfilter' | 'countingbloom' | 'cuckoofilter';
+  /** The filter's kind, as info().kindName */
+  readonly kindName: string;
 }
 
 /** A key of another class than the filter holds (code BLOOMTYPE_KEY_CLASS) */

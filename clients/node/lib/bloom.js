@@ -2,8 +2,8 @@
 /*
  * BloomFilter: what the bloomfilter type's input accepts (bloom_decode,
  * src/core/kinds.c and format.c, and the kinds' decoders in
- * src/core/blocked.[ch], hashlist.c, aggstate.c, scalable.c and sparse.c;
- * docs/FORMAT.md):
+ * src/core/blocked.[ch], hashlist.c, aggstate.c, scalable.c, sparse.c and
+ * windowed.c; docs/FORMAT.md):
  *
  *   kind 1  blocked filter (version 1, or 2 with flag NONSCALING)
  *   kind 2  hash list, version 1: only an empty one (lib/hashlist.js)
@@ -12,6 +12,8 @@
  *   kind 4  scalable filter (version 2): layers of blocked filters
  *   kind 7  light state (version 4): answers as the kind 1 filter of its k
  *           and blocks with its hashes' bits set
+ *   kind 9  windowed filter (version 5): slices of time, each a blocked
+ *           filter; contains(key, { since }) asks the later ones (lib/windowed.js)
  *
  * The bits are copied: the filter does not change if the caller's buffer does.
  */
@@ -21,6 +23,7 @@ const { C, readHeader, checkCommon, fprValid, satAdd } = require('./header');
 const { copyOf } = require('./bytes');
 const { setHashes } = require('./blocked');
 const { decodeHashlistAsBloom, refuseHashes, hashlistInfo, decodeLightSlots } = require('./hashlist');
+const { decodeWindowed } = require('./windowed');
 const { reader } = require('./filter');
 
 const T = 'bloomfilter';
@@ -170,12 +173,16 @@ function decode(buf) {
   }
   if (h.version === C.VERSION_4) {
     if (h.kind !== C.KIND_SPARSE) throw new FormatError(T, 'KIND');
+  } else if (h.version === C.VERSION_5) {
+    // version 5 has kind 9 alone
+    if (h.kind !== C.KIND_WINDOWED) throw new FormatError(T, 'KIND');
   } else if (h.version !== C.VERSION_1 && h.version !== C.VERSION_2) {
     throw new FormatError(T, 'VERSION');
-  } else if (h.kind === C.KIND_SPARSE) {
+  } else if (h.kind === C.KIND_SPARSE || h.kind === C.KIND_WINDOWED) {
     throw new FormatError(T, 'KIND');
   }
-  if (h.kind < C.KIND_BLOCKED || (h.kind > C.KIND_SCALABLE && h.kind !== C.KIND_SPARSE)) {
+  if (h.kind < C.KIND_BLOCKED || (h.kind > C.KIND_SCALABLE && h.kind !== C.KIND_SPARSE &&
+      h.kind !== C.KIND_WINDOWED)) {
     throw new FormatError(T, 'KIND');
   }
   checkCommon(h, T);
@@ -190,6 +197,8 @@ function decode(buf) {
       return { h, ...decodeBuffered(h, buf) };
     case C.KIND_SCALABLE:
       return { h, ...decodeScalable(h, buf) };
+    case C.KIND_WINDOWED:
+      return { h, ...decodeWindowed(h, buf) };
     default:
       return { h, ...decodeSparse(h, buf) };
   }

@@ -99,7 +99,7 @@ function decode(buf) {
     case C.KIND_SPARSE_COUNTING:
       return { h, ...decodeLight(h, buf) };
     default:
-      if (h.kind >= C.KIND_BLOCKED && h.kind <= C.KIND_SPARSE_COUNTING) {
+      if (h.kind >= C.KIND_BLOCKED && h.kind <= C.KIND_WINDOWED) {
         throw new FormatError(T, 'OTHERTYPE');
       }
       throw new FormatError(T, 'KIND');

@@ -248,7 +248,7 @@ function decode(buf) {
     return { h, probe: () => false, info };
   }
   if (h.kind !== C.KIND_CUCKOO) {
-    throw new FormatError(T, h.kind >= 1 && h.kind <= C.KIND_SPARSE_COUNTING ? 'OTHERTYPE' : 'KIND');
+    throw new FormatError(T, h.kind >= 1 && h.kind <= C.KIND_WINDOWED ? 'OTHERTYPE' : 'KIND');
   }
   const f = decodeHeader(h, buf);
   validateDeep(h, f, buf);

@@ -4,7 +4,8 @@
  * refuse is a FormatError whose detail is the server's own (the messages
  * of bloom_status_message, src/core/format.c); a key of another class
  * than the filter holds is a KeyClassError, worded as the server's
- * (bt_key_mismatch, src/pg/glue_keys.c).
+ * (bt_key_mismatch, src/pg/glue_keys.c); a lookup since a time on a
+ * filter that is not windowed is a WindowError.
  */
 
 const { KEY_CLASS_NAMES, KEY_OTHER } = require('./keys');
@@ -13,7 +14,7 @@ const { KEY_CLASS_NAMES, KEY_OTHER } = require('./keys');
 const STATUS = {
   SHORT: 'The value is shorter than the 64-byte header.',
   MAGIC: 'The value does not start with the magic bytes "BLMF".',
-  VERSION: 'The format version is not one this build reads (it reads versions 1, 2 and 4).',
+  VERSION: 'The format version is not one this build reads (it reads versions 1, 2, 4 and 5).',
   KIND: 'The filter kind is unknown.',
   HASH: 'The hash algorithm is unknown.',
   KEYCLASS: 'The key class or key type is invalid.',
@@ -97,4 +98,21 @@ class KeyClassError extends TypeError {
   }
 }
 
-module.exports = { FormatError, KeyClassError, STATUS, HASHLIST_HINT, classDisplay };
+/*
+ * A lookup since a time on a filter that keeps no time: only a windowed
+ * filter (kind 9) does, as the server's require_windowed
+ * (src/bloom/bf_window.c) says
+ */
+class WindowError extends TypeError {
+  constructor(type, kindName) {
+    super(`a lookup with since needs a windowed bloom filter: this ${NOUNS[type] || 'filter'} ` +
+      `is of kind "${kindName}", which keeps no time; make one with bloom_window(capacity, fpr, ` +
+      'slice, slices), or ask without since');
+    this.name = 'WindowError';
+    this.code = 'BLOOMTYPE_NOT_WINDOWED';
+    this.type = type;
+    this.kindName = kindName;
+  }
+}
+
+module.exports = { FormatError, KeyClassError, WindowError, STATUS, HASHLIST_HINT, classDisplay };

@@ -14,6 +14,7 @@ const C = Object.freeze({
   VERSION_2: 2, // kind 4, flags
   VERSION_3: 3, // kinds 5, 6, hash list with a capacity
   VERSION_4: 4, // kinds 7, 8
+  VERSION_5: 5, // kind 9
   KIND_BLOCKED: 1,
   KIND_HASHLIST: 2,
   KIND_BUFFERED: 3,
@@ -22,6 +23,7 @@ const C = Object.freeze({
   KIND_CUCKOO: 6,
   KIND_SPARSE: 7,
   KIND_SPARSE_COUNTING: 8,
+  KIND_WINDOWED: 9,
   FLAG_NONSCALING: 1,
   FLAG_SCALABLE_STATE: 2,
   HASH_XXH3_64: 1,
@@ -46,7 +48,7 @@ const C = Object.freeze({
 });
 
 const KIND_NAMES = ['unknown', 'blocked', 'hash list', 'buffered', 'scalable', 'counting',
-  'cuckoo', 'light state', 'light counting state'];
+  'cuckoo', 'light state', 'light counting state', 'windowed'];
 
 /*
  * The header's fields.  64-bit words are BigInts here (the checks compare

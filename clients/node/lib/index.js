@@ -8,6 +8,7 @@
  *   const { rows } = await client.query("SELECT f::bytea AS f FROM filters WHERE name = 'users'");
  *   const f = BloomFilter.fromBytes(rows[0].f);
  *   f.contains(42);        // false: certainly absent; true: maybe present
+ *   w.contains(42, { since: new Date(Date.now() - 3600e3) });   // a windowed filter's last hour
  *
  * docs/FORMAT.md is the specification of the bytes; README.md "Key
  * encodings" of the keys.
@@ -16,7 +17,7 @@
 const { BloomFilter } = require('./bloom');
 const { CountingBloomFilter } = require('./counting');
 const { CuckooFilter } = require('./cuckoo');
-const { FormatError, KeyClassError } = require('./errors');
+const { FormatError, KeyClassError, WindowError } = require('./errors');
 const { asBytes, parseHex } = require('./bytes');
 const { C } = require('./header');
 const { keyHash } = require('./keys');
@@ -24,7 +25,7 @@ const { Filter } = require('./filter');
 
 /*
  * The reader of a value's type, from its kind (byte 5) and version (byte
- * 4): kinds 1, 3, 4, 7 and a version 1 hash list are bloomfilter's, 5
+ * 4): kinds 1, 3, 4, 7, 9 and a version 1 hash list are bloomfilter's, 5
  * and 8 countingbloom's, 6 and a version 3 hash list cuckoofilter's
  * (docs/FORMAT.md "Which type reads which kind").  What no type reads is
  * refused by bloomfilter's checks.
@@ -66,6 +67,7 @@ module.exports = {
   Filter,
   FormatError,
   KeyClassError,
+  WindowError,
   load,
   fromHex,
   keyHash,

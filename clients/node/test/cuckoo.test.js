@@ -83,7 +83,8 @@ test('damaged cuckoo filters are refused as the server refuses them', () => {
   c = copy(); c.writeDoubleLE(NaN, 32); refused(c, 'PARAMS');
   // version, kind
   c = copy(); c[4] = 2; refused(c, 'VERSION');
-  c = copy(); c[5] = 9; refused(c, 'KIND');
+  c = copy(); c[5] = 10; refused(c, 'KIND');
+  c = copy(); c[5] = 9; refused(c, 'OTHERTYPE'); // a windowed filter's kind, in any version
   c = copy(); c[5] = 5; refused(c, 'OTHERTYPE');
   assert.ok(bt.CuckooFilter.fromBytes(copy()));
 });

@@ -4,13 +4,19 @@
  * reader accepts a value iff its type's input does (a kind 2 value with
  * hashes in use excepted: every client refuses it), load() iff any type
  * does; refusals are FormatErrors; where the server's answers for the
- * integer keys 1 to 16 are given, the reader gives the same.  And every
- * truncation of every filters.json vector is refused.
+ * integer keys 1 to 16 are given, the reader gives the same.  Each suite's
+ * refusals by its own type carry the server's errors, as many of each as
+ * the suite's regression output (expected/*_hostile.out) counts.  And
+ * every truncation of every filters.json vector is refused.
  */
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
+const fs = require('fs');
+const path = require('path');
+const { isDeepStrictEqual } = require('util');
 const { bt, readVectors, READERS, isHashlistWithHashes } = require('./helpers');
+const { FormatError } = bt;
 
 const { values } = readVectors('hostile.json');
 const TYPES = Object.keys(READERS);
@@ -61,6 +67,67 @@ for (const suite of ['bloom', 'counting', 'cuckoo']) {
       }
     }
     assert.ok(checked > 0);
+  });
+}
+
+/*
+ * The table "with which errors" of expected/SUITE_hostile.out: the
+ * server's message (or "accepted") -> how many of the suite's values its
+ * type's bytea cast answered so
+ */
+function serverTally(suite) {
+  const file = path.resolve(__dirname, '..', '..', '..', 'expected', `${suite}_hostile.out`);
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  let i = lines.findIndex((l) => l.startsWith('-- with which errors'));
+  assert.ok(i >= 0, `${file}: no table of errors`);
+  while (!/^-+\+/.test(lines[i])) i++;
+  const tally = new Map();
+  for (i++; !lines[i].startsWith('('); i++) {
+    const [sqlstate, message, count] = lines[i].split('|').map((x) => x.trim());
+    tally.set(sqlstate === 'accepted' ? 'accepted' : message, Number(count));
+  }
+  return tally;
+}
+
+const SUITE_TYPES = { bloom: 'bloomfilter', counting: 'countingbloom', cuckoo: 'cuckoofilter' };
+
+/*
+ * Outputs older than the value's rule: expected/counting_hostile.out
+ * still has "light kind 9" (a light state relabelled kind 9) refused as
+ * KIND, as before 1.7; since 1.7 kind 9 is a windowed bloomfilter, which
+ * countingbloom refuses as another type (counting_value_decode,
+ * src/core/counting_value.c; docs/FORMAT.md).  Either table is taken
+ * until that output is made again.
+ */
+const STALE = {
+  counting: [{ why: 'light kind 9', was: 'KIND', now: 'OTHERTYPE' }],
+};
+
+for (const [suite, type] of Object.entries(SUITE_TYPES)) {
+  test(`the ${suite} suite's errors are the server's, as many of each`, () => {
+    const want = serverTally(suite);
+    const got = new Map();
+    for (const v of values.filter((x) => x.suite === suite)) {
+      const buf = Buffer.from(v.hex, 'hex');
+      // the clients' one exception counts as the server's answer
+      const r = isHashlistWithHashes(buf) && v.accepted_by.includes(type) ? { value: true } :
+        attempt(() => READERS[type].fromBytes(buf));
+      const key = r.error ? r.error.message : 'accepted';
+      got.set(key, (got.get(key) || 0) + 1);
+    }
+    const sorted = (m) => new Map([...m].sort());
+    const stale = STALE[suite] || [];
+    if (stale.length > 0 && !isDeepStrictEqual(sorted(got), sorted(want))) {
+      for (const x of stale) {
+        assert.ok(values.some((v) => v.suite === suite && v.why === x.why), x.why);
+        const was = new FormatError(type, x.was).message;
+        const now = new FormatError(type, x.now).message;
+        want.set(was, want.get(was) - 1);
+        if (want.get(was) === 0) want.delete(was);
+        want.set(now, (want.get(now) || 0) + 1);
+      }
+    }
+    assert.deepEqual(sorted(got), sorted(want));
   });
 }
 

@@ -37,4 +37,15 @@ test('info of each kind', () => {
   assert.equal(load('bloom_text_seeded').info().seed, 0x2a5a000000000007n);
   assert.equal(load('bloom_text_seeded').keyClass, 'text');
   assert.equal(load('bloom_other_date').info().keyClass, 'other');
+  const w = load('window_int').info();
+  assert.equal(w.kindName, 'windowed');
+  assert.equal(w.sliceLength, 3600000000n);
+  assert.equal(w.window, 4);
+  assert.equal(w.newestSlice, 498201n);
+  assert.deepEqual(w.slices.map((x) => x.slice), [498197n, 498198n, 498199n, 498200n, 498201n]);
+  assert.deepEqual(w.slices[0], { slice: 498197n, start: 498197n * 3600000000n,
+    end: 498198n * 3600000000n, items: 99 });
+  assert.equal(w.slices.reduce((a, x) => a + x.items, 0), w.items);
+  assert.equal(load('window_empty').info().newestSlice, null);
+  assert.deepEqual(load('window_expired').info().slices, []);
 });

@@ -1,8 +1,9 @@
 'use strict';
 /*
  * Reference lookups in BigInt arithmetic, transcribed from docs/FORMAT.md
- * ("Where a key's bits go", "Kind 6: the cuckoo layout") without the
- * library's 32-bit tricks, to check them.  Slow, clear, test-only.
+ * ("Where a key's bits go", "Kind 6: the cuckoo layout", "Version 5:
+ * windowed filters") without the library's 32-bit tricks, to check them.
+ * Slow, clear, test-only.
  */
 
 const M64 = (1n << 64n) - 1n;
@@ -21,6 +22,41 @@ function blockedContains(data, off, n, k, h) {
     if (((data[byte] >> (bit & 7)) & 1) === 0) return false;
   }
   return true;
+}
+
+/* Sets h's k bits in data[off ..] of n blocks (for building values in tests) */
+function blockedSet(data, off, n, k, h) {
+  const block = mulhi(h, BigInt(n));
+  let x = h;
+  for (let i = 0; i < k; i++) {
+    x = (x * PROBE_MUL) & M64;
+    const bit = Number(x >> 55n);
+    data[off + Number(block) * 64 + (bit >> 3)] |= 1 << (bit & 7);
+  }
+}
+
+/*
+ * A kind 9 value's lookup since a time t (microseconds, a bigint;
+ * -Infinity: every slice, Infinity: none): the kept slices s with
+ * s >= floor(t / L); reads the descriptors itself (the value is assumed valid)
+ */
+function windowedContains(buf, h, t = -Infinity) {
+  const dv = new DataView(buf.buffer, buf.byteOffset, buf.length);
+  const kept = Number(dv.getBigUint64(48, true));
+  const n = Number(dv.getBigUint64(56, true));
+  const L = dv.getBigInt64(64, true);
+  let first = null;
+  if (t === Infinity) return false;
+  if (t !== -Infinity) {
+    first = t / L;
+    if (first * L > t) first -= 1n; // floor, also below zero
+  }
+  for (let i = 0; i < kept; i++) {
+    const s = dv.getBigInt64(96 + 16 * i, true);
+    if (first !== null && s < first) continue;
+    if (blockedContains(buf, 96 + 16 * kept + 64 * n * i, n, buf[12], h)) return true;
+  }
+  return false;
 }
 
 function mix(x) {
@@ -85,4 +121,4 @@ function cuckooContains(buf, h) {
   return false;
 }
 
-module.exports = { blockedContains, cuckooContains, mix, mulhi, M64 };
+module.exports = { blockedContains, blockedSet, windowedContains, cuckooContains, mix, mulhi, M64 };

@@ -2,14 +2,22 @@
 /*
  * test/vectors/filters.json: every filter loads with its type's reader,
  * with load() and from its text form, and answers every key as the
- * server did.
+ * server did; a windowed filter also answers every key since each of its
+ * "since" times as the server did.
  */
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { bt, readVectors, READERS, answers, isHashlistWithHashes } = require('./helpers');
 
-const { filters } = readVectors('filters.json');
+const vectors = readVectors('filters.json');
+const { filters } = vectors;
+
+test('the package is of the extension version the vectors were made by', () => {
+  const { version } = require('../package.json');
+  assert.equal(version.split('.').slice(0, 2).join('.'), vectors.bloomtype);
+  assert.equal(readVectors('hostile.json').bloomtype, vectors.bloomtype);
+});
 
 test('filters.json has filters of every type', () => {
   const types = new Set(filters.map((f) => f.type));
@@ -39,6 +47,25 @@ for (const v of filters) {
     assert.equal(info.kind, v.kind);
     assert.equal(info.formatVersion, v.version);
     assert.equal(info.bytes, buf.length);
+    assert.equal(v.since !== undefined, v.kind === 9);
+    for (const s of v.since || []) {
+      const at = BigInt(s.at);
+      const what = `${v.name} since ${at}`;
+      assert.equal(answers(f, v.keys, { since: at }), s.expect, what);
+      assert.equal(answers(g, v.keys, { since: at }), s.expect, `${what}: load`);
+      if (at % 1000n === 0n) {
+        // the same time as a Date (milliseconds)
+        assert.equal(answers(f, v.keys, { since: new Date(Number(at / 1000n)) }), s.expect,
+          `${what}: Date`);
+      }
+      if (f.keyClass !== 'none' && v.keys.every(([cls]) => cls === v.keys[0][0] && cls !== 'uuid' &&
+          cls !== 'float' && cls !== 'hash')) {
+        const list = v.keys.map(([cls, key]) => (cls === 'int' ? BigInt(key) :
+          cls === 'bytea' ? Buffer.from(key, 'hex') : key));
+        assert.equal(f.containsMany(list, { since: at }).map((b) => (b ? '1' : '0')).join(''),
+          s.expect, `${what}: containsMany`);
+      }
+    }
   });
 }
 
