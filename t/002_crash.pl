@@ -83,8 +83,16 @@ ok($pid =~ /^\d+$/, 'found a writer backend');
 kill 'KILL', $pid;
 $h->finish;
 # the postmaster restarts every backend; wait until it takes queries again
-$node->poll_query_until('postgres', 'SELECT 1', '1')
-  or die 'server did not come back';
+# (a psql that finds the server restarting may exit before it reads its
+# input: IPC::Run then dies of the broken pipe, so each try is in an eval)
+my $back = 0;
+for my $try (1 .. 60)
+{
+	$back = eval { $node->poll_query_until('postgres', 'SELECT 1', '1') };
+	last if $back;
+	sleep 1;
+}
+$back or die 'server did not come back';
 check_state('kill -9 of a backend');
 
 $node->stop;

@@ -113,8 +113,16 @@ my $pid = $node->safe_psql('postgres', q{
 ok($pid =~ /^\d+$/, 'found a writer backend');
 kill 'KILL', $pid;
 $h->finish;
-$node->poll_query_until('postgres', 'SELECT 1', '1')
-  or die 'server did not come back';
+# (a psql that finds the server restarting may exit before it reads its
+# input: IPC::Run then dies of the broken pipe, so each try is in an eval)
+my $back = 0;
+for my $try (1 .. 60)
+{
+	$back = eval { $node->poll_query_until('postgres', 'SELECT 1', '1') };
+	last if $back;
+	sleep 1;
+}
+$back or die 'server did not come back';
 check_state('kill -9 of a writer', 12000);
 is( $node->safe_psql('postgres', q{
 	SELECT count(*) FILTER (WHERE NOT bloom_index_contains('ui', id)), (bloom_index_info('ui')).build_items FROM u}),
