@@ -150,7 +150,7 @@ extern struct varlena *bf_add_hash(struct varlena *v, BloomFilter *f, uint64 h,
 extern void bf_admit_key(BloomFilter *f, const BloomKeyInfo *ki);
 
 /* bf_window.c */
-extern void bf_window_needs_time(void) pg_attribute_noreturn();
+extern void bf_window_needs_time(void);
 extern Interval *bf_window_interval(const BloomFilter *f);
 extern struct varlena *bf_add_target(FunctionCallInfo fcinfo, BtApiVersion api,
 									 BloomFilter *f);
