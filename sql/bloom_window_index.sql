@@ -81,6 +81,10 @@ CREATE TABLE wdate_1 PARTITION OF wdate FOR VALUES FROM ('2026-11-01') TO ('2026
 CREATE TABLE wdate_2 PARTITION OF wdate FOR VALUES FROM ('2026-11-08') TO ('2026-11-15');
 CREATE INDEX wdate_uid ON wdate USING bloomfilter (uid);
 INSERT INTO wdate VALUES (1, '2026-11-03'), (2, '2026-11-10');
+-- a bound past every timestamp (dates reach year 5874897)
+CREATE TABLE wdate_3 PARTITION OF wdate FOR VALUES FROM ('2026-11-15') TO ('300000-01-01');
+INSERT INTO wdate VALUES (3, '2026-12-01');
+SELECT bloom_index_contains('wdate_uid', 3::bigint, '2030-01-01 00:00+00') AS far_bound_after_since;
 SELECT bloom_index_contains('wdate_uid', 1::bigint, '2026-11-07 23:59:59+00') AS week1_before_end,
        bloom_index_contains('wdate_uid', 1::bigint, '2026-11-08 00:00+00') AS week1_at_end,
        bloom_index_contains('wdate_uid', 2::bigint, '2026-11-08 00:00+00') AS week2;

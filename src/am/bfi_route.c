@@ -44,6 +44,7 @@
 #include "bfindex.h"
 
 #include "access/table.h"
+#include "common/int.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
 #include "nodes/parsenodes.h"
@@ -237,8 +238,11 @@ partition_end(Oid partoid, Oid timetype)
 				{
 					DateADT		date = DatumGetDateADT(v);
 
-					end = DATE_NOT_FINITE(date) ? (DATE_IS_NOBEGIN(date) ? PG_INT64_MIN : PG_INT64_MAX) :
-						(int64) date * USECS_PER_DAY;
+					/* a date past every timestamp ends after any since */
+					if (DATE_NOT_FINITE(date))
+						end = DATE_IS_NOBEGIN(date) ? PG_INT64_MIN : PG_INT64_MAX;
+					else if (pg_mul_s64_overflow((int64) date, USECS_PER_DAY, &end))
+						end = date < 0 ? PG_INT64_MIN : PG_INT64_MAX;
 				}
 				else
 					end = DatumGetInt64(v);	/* timestamp and timestamptz */

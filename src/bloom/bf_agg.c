@@ -169,6 +169,9 @@ agg_trans_common(FunctionCallInfo fcinfo, BloomKeyEnc enc, BtApiVersion api)
 		return trans_result(es, state);	/* NULL keys are ignored */
 
 	ki = bt_cache_key(fcinfo, enc, false);
+	/* a windowed filter as the initial state: its adds need a time */
+	if (f->kind == BLOOM_KIND_WINDOWED)
+		bf_window_needs_time();
 	/* a state that holds keys of this class admits them */
 	if (f->key_class != ki->key_class || f->key_type != ki->key_type)
 		bf_admit_key(f, ki);

@@ -120,6 +120,11 @@ slice_usec_of(const Interval *iv)
 {
 	int64		usec;
 
+	/* infinite intervals (17+) have every field at its limit */
+	if (iv->month == PG_INT32_MAX || iv->month == PG_INT32_MIN)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("a slice must be a finite length of time")));
 	if (iv->month != 0 ||
 		pg_mul_s64_overflow((int64) iv->day, USECS_PER_DAY, &usec) ||
 		pg_add_s64_overflow(usec, iv->time, &usec))
@@ -158,7 +163,16 @@ bloom_window(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("slices must be between 1 and %d", BLOOM_WINDOW_MAX),
 				 errhint("For a longer window, use longer slices, or a table partitioned by time with a bloomfilter index.")));
-	bf_check_scalable_params(capacity, fpr, BLOOM_DEFAULT_EXPANSION);
+	if (capacity <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("windowed bloom filter capacity must be positive, not " INT64_FORMAT, capacity),
+				 errhint("Give the number of distinct keys a slice should hold, at least 1.")));
+	if (!(fpr >= BLOOM_MIN_SCALABLE_FPR && fpr <= BLOOM_MAX_FPR))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("windowed bloom filter false-positive rate %g is out of range", fpr),
+				 errhint("Use a rate in [1e-9, 0.5], e.g. 0.01 for 1%%; each slice is planned at the rate divided by slices + 1.")));
 	st = bloom_windowed_plan((uint64) capacity, fpr, (uint32) window, &nblocks, &k);
 	if (st == BLOOM_E_CAPACITY)
 		ereport(ERROR,
@@ -225,12 +239,16 @@ bf_add_at(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	v = windowed_arg(fcinfo, &f, "bloom_add");
 	ki = bt_cache_key(fcinfo, enc, false);
-	bf_admit_key(&f, ki);
+	bloom_check_key(f.key_class, f.key_type, ki, true);
 	v = move_to(v, &f, slice_of(&f, PG_GETARG_TIMESTAMPTZ(2), "the time of a key"),
 				true, &target);
 	if (target >= 0)
+	{
+		/* the filter takes the key's class with its first key */
+		bf_admit_key(&f, ki);
 		(void) bloom_windowed_insert(&f, target,
 									 bloom_key_hash_fast(ki, PG_GETARG_DATUM(1), f.seed));
+	}
 	PG_RETURN_POINTER(v);
 }
 
@@ -253,6 +271,7 @@ bloom_add_all_at(PG_FUNCTION_ARGS)
 	BloomFilter f;
 	BtBatchKeys keys;
 	int			target;
+	int			m = 0;
 
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
@@ -261,11 +280,15 @@ bloom_add_all_at(PG_FUNCTION_ARGS)
 	v = windowed_arg(fcinfo, &f, "bloom_add_all");
 	ki = bt_cache_key(fcinfo, BKE_UNKNOWN, true);
 	bt_hash_elements(fcinfo, ki, f.seed, &keys);
-	if (keys.n == 0)
-		PG_RETURN_POINTER(v);
-	bf_admit_key(&f, ki);
+	for (int i = 0; i < keys.n; i++)
+		m += !keys.nulls[i];
+	if (m == 0)
+		PG_RETURN_POINTER(v);	/* no key: the window stays where it is */
+	bloom_check_key(f.key_class, f.key_type, ki, true);
 	v = move_to(v, &f, slice_of(&f, PG_GETARG_TIMESTAMPTZ(2), "the time of a key"),
 				true, &target);
+	if (target >= 0)
+		bf_admit_key(&f, ki);
 	if (target >= 0)
 		for (int i = 0; i < keys.n; i++)
 		{
@@ -410,7 +433,10 @@ bloom_slices(PG_FUNCTION_ARGS)
  * executor owns it); a new slice makes a new value.  Rows may come in any
  * order and partial states unite slice by slice (bloom_union_trans, the
  * combine step): a key whose time the window has passed is dropped either
- * way, so the result is the same.  NULL keys and times add nothing.
+ * way, so the slices and their bits are the same (their item counts are
+ * not: a union adds its parts' counts, and a key that sets no new bit is
+ * not counted, which depends on the order).  NULL keys and times add
+ * nothing.
  */
 #define BF_WINDOW_AGG_CAPACITY	100000
 
@@ -455,7 +481,7 @@ bf_window_agg_trans(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 	if (PG_ARGISNULL(1) || PG_ARGISNULL(2))
 		PG_RETURN_POINTER(v);
 	ki = bt_cache_key(fcinfo, enc, false);
-	bf_admit_key(&f, ki);
+	bloom_check_key(f.key_class, f.key_type, ki, true);
 	{
 		BloomWindowPlan p;
 		struct varlena *out;
@@ -477,8 +503,11 @@ bf_window_agg_trans(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 		}
 	}
 	if (target >= 0)
+	{
+		bf_admit_key(&f, ki);
 		(void) bloom_windowed_insert(&f, target,
 									 bloom_key_hash_fast(ki, PG_GETARG_DATUM(1), f.seed));
+	}
 	PG_RETURN_POINTER(v);
 }
 

@@ -125,6 +125,9 @@ bloom_decode_as(const uint8_t *buf, size_t len, BloomFilter *f, const BloomOps *
 size_t
 bloom_bits_offset(const BloomFilter *f)
 {
+	/* kind 9: the window descriptor (32 bytes) and 16 bytes a slice */
+	if (f->kind == BLOOM_KIND_WINDOWED)
+		return BLOOM_HEADER_SIZE + 32 + f->nlayers * 16;
 	return BLOOM_HEADER_SIZE +
 		(f->kind == BLOOM_KIND_SCALABLE ? f->nlayers * BLOOM_LAYER_DESC_SIZE : 0);
 }
