@@ -104,7 +104,7 @@ test_counting_value_forms(void **state)
 	free(x);
 
 	/* kinds: another type's, or none */
-	for (uint8_t k = 1; k <= BLOOM_KIND_SPARSE_COUNTING; k++)
+	for (uint8_t k = 1; k <= BLOOM_KIND_WINDOWED; k++)
 	{
 		if (k == BLOOM_KIND_COUNTING || k == BLOOM_KIND_HASHLIST ||
 			k == BLOOM_KIND_SPARSE_COUNTING)
@@ -116,7 +116,7 @@ test_counting_value_forms(void **state)
 	x = with_byte(c.base, clen, AT_KIND, 0);
 	assert_int_equal(counting_both(x, clen), BLOOM_E_KIND);
 	free(x);
-	x = with_byte(c.base, clen, AT_KIND, 9);
+	x = with_byte(c.base, clen, AT_KIND, BLOOM_KIND_WINDOWED + 1);
 	assert_int_equal(counting_both(x, clen), BLOOM_E_KIND);
 	free(x);
 
@@ -184,7 +184,7 @@ test_cuckoo_value_forms(void **state)
 	x = with_byte(h.base, hlen, 1, 'X');
 	assert_int_equal(cuckoo_both(x, hlen), BLOOM_E_MAGIC);
 	free(x);
-	for (uint8_t k = 1; k <= BLOOM_KIND_SPARSE_COUNTING; k++)
+	for (uint8_t k = 1; k <= BLOOM_KIND_WINDOWED; k++)
 	{
 		if (k == BLOOM_KIND_CUCKOO || k == BLOOM_KIND_HASHLIST)
 			continue;
