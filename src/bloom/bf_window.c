@@ -210,6 +210,30 @@ move_to(struct varlena *v, BloomFilter *f, int64 s, bool open, int *target)
 	return out;
 }
 
+/*
+ * The value v (decoded in f) with the key in argument 1 of fcinfo added at
+ * the time in argument 2: its slice made or the window moved first (a new
+ * value, or v in place); the key's class is checked first and stored with
+ * the first key that goes in (an add older than the window changes nothing)
+ */
+static struct varlena *
+add_at(FunctionCallInfo fcinfo, struct varlena *v, BloomFilter *f,
+	   BloomKeyInfo *ki)
+{
+	int			target;
+
+	bloom_check_key(f->key_class, f->key_type, ki, true);
+	v = move_to(v, f, slice_of(f, PG_GETARG_TIMESTAMPTZ(2), "the time of a key"),
+				true, &target);
+	if (target >= 0)
+	{
+		bf_admit_key(f, ki);
+		(void) bloom_windowed_insert(f, target,
+									 bloom_key_hash_fast(ki, PG_GETARG_DATUM(1), f->seed));
+	}
+	return v;
+}
+
 /* A private, decoded copy of argument 0, which must be windowed */
 static struct varlena *
 windowed_arg(FunctionCallInfo fcinfo, BloomFilter *f, const char *fname)
@@ -231,7 +255,6 @@ bf_add_at(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 	BloomKeyInfo *ki;
 	struct varlena *v;
 	BloomFilter f;
-	int			target;
 
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
@@ -239,17 +262,7 @@ bf_add_at(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	v = windowed_arg(fcinfo, &f, "bloom_add");
 	ki = bt_cache_key(fcinfo, enc, false);
-	bloom_check_key(f.key_class, f.key_type, ki, true);
-	v = move_to(v, &f, slice_of(&f, PG_GETARG_TIMESTAMPTZ(2), "the time of a key"),
-				true, &target);
-	if (target >= 0)
-	{
-		/* the filter takes the key's class with its first key */
-		bf_admit_key(&f, ki);
-		(void) bloom_windowed_insert(&f, target,
-									 bloom_key_hash_fast(ki, PG_GETARG_DATUM(1), f.seed));
-	}
-	PG_RETURN_POINTER(v);
+	PG_RETURN_POINTER(add_at(fcinfo, v, &f, ki));
 }
 
 /* C names:
@@ -446,7 +459,6 @@ bf_window_agg_trans(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 	struct varlena *v;
 	BloomFilter f;
 	BloomKeyInfo *ki;
-	int			target;
 	int64		slice;
 	int32		window;
 	int64		capacity = PG_NARGS() > 5 ? PG_GETARG_INT64(5) : BF_WINDOW_AGG_CAPACITY;
@@ -481,34 +493,12 @@ bf_window_agg_trans(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 	if (PG_ARGISNULL(1) || PG_ARGISNULL(2))
 		PG_RETURN_POINTER(v);
 	ki = bt_cache_key(fcinfo, enc, false);
-	bloom_check_key(f.key_class, f.key_type, ki, true);
-	{
-		BloomWindowPlan p;
-		struct varlena *out;
-		BloomFilter nf;
 
-		bloom_window_plan(&f, slice_of(&f, PG_GETARG_TIMESTAMPTZ(2), "the time of a key"),
-						  true, &p);
-		target = p.target;
-		if (p.changed)
-		{
-			/*
-			 * A new value: the executor copies it into the aggregate's
-			 * memory and frees the old state
-			 */
-			out = bt_new_varlena(bloom_window_plan_size(&f, &p), CurrentMemoryContext);
-			bloom_window_apply(BT_DATA(out), &f, &p, &nf);
-			v = out;
-			f = nf;
-		}
-	}
-	if (target >= 0)
-	{
-		bf_admit_key(&f, ki);
-		(void) bloom_windowed_insert(&f, target,
-									 bloom_key_hash_fast(ki, PG_GETARG_DATUM(1), f.seed));
-	}
-	PG_RETURN_POINTER(v);
+	/*
+	 * In place while the slices stay; a new value when they change, which
+	 * the executor copies into the aggregate's memory (freeing the old)
+	 */
+	PG_RETURN_POINTER(add_at(fcinfo, v, &f, ki));
 }
 
 /* C names:
