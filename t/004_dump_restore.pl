@@ -36,7 +36,12 @@ $node->safe_psql('src', q{
 	  (15, 'scalable, 7 layers', bloom_add_all(bloom_empty(100), ARRAY(SELECT generate_series(1, 10000)))),
 	  (16, 'fixed, expansion 0', bloom_add(bloom_empty(100, 0.01, 0), 'x'::text)),
 	  (17, 'fixed-capacity state', (SELECT partial_bloom(g, 1000, 0.01) FROM generate_series(1, 100) g)),
-	  (18, 'version 1.0 filter', set_byte(set_byte(bloom_add(bloom_empty(100, 0.01, 0), 1)::bytea, 4, 1), 14, 0)::bloomfilter);
+	  (18, 'version 1.0 filter', set_byte(set_byte(bloom_add(bloom_empty(100, 0.01, 0), 1)::bytea, 4, 1), 14, 0)::bloomfilter),
+	  (19, 'windowed, no time yet', bloom_window(1000, 0.01, '1 hour', 7)),
+	  (20, 'windowed, 8 slices', (SELECT bloom_agg(g, timestamptz '2026-11-01 00:00+00' + make_interval(mins => g),
+	                                               '1 hour', 7, 1000, 0.01) FROM generate_series(1, 600) g)),
+	  (21, 'windowed, every slice expired', bloom_expire(bloom_add(bloom_window(10, 0.01, '1 day', 2), 1, timestamptz '2026-11-01'),
+	                                                     timestamptz '2026-12-01'));
 });
 # The filters that can forget keys (version 1.4): countingbloom and
 # cuckoofilter values of every kind, empty aggregates (hash lists) and
@@ -159,6 +164,11 @@ foreach my $format ('custom', 'plain')
 	is($node->safe_psql($db, $digest), $before, "$format dump and restore: byte-identical");
 	is($node->safe_psql($db, q{SELECT bloom_contains(f, 'user5') FROM filters WHERE id = 3}),
 		't', "$format: restored filter answers");
+	is($node->safe_psql($db, q{SELECT bloom_contains(f, 590, timestamptz '2026-11-01 09:00+00')::text
+	                            || bloom_contains(f, 500, timestamptz '2026-11-01 09:00+00')::text
+	                            || (SELECT count(*) FROM bloom_slices(f))
+	                             FROM filters WHERE id = 20}),
+		'truefalse8', "$format: a restored windowed filter answers since a time");
 	is($node->safe_psql($db, q{SELECT bloom_contains(f, 'ok'::mood) FROM filters WHERE id = 8}),
 		't', "$format: user-defined key type still matches after restore");
 	foreach my $t ('counting', 'cuckoo')
