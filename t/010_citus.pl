@@ -97,6 +97,24 @@ for my $f (@forms)
 		"$agg(key$args) is pushed down to the shards");
 }
 
+# 1b. The windowed bloom_agg (1.7): pushed down; the same slices and bits
+# as one node, so the same answers (the item counts of a union add up
+# across shards, as a parallel plan's do)
+my $wagg = "bloom_agg(%s, timestamptz '2026-11-01 00:00+00' + make_interval(mins => id::int), '1 hour', 6, 5000, 0.01)";
+for my $c (qw(id s u))
+{
+	my $a = sprintf($wagg, $c);
+	my $q = "SELECT (bloom_info(f)).bits_set, (SELECT string_agg(slice_start::text, ',' ORDER BY slice_start) FROM bloom_slices(f)),
+	                md5(bloom_contains_each(f, ARRAY(SELECT $c FROM p WHERE id % 3 = 0 ORDER BY id))::text)
+	           FROM (SELECT $a AS f FROM TBL) x";
+	(my $qt = $q) =~ s/TBL/t/;
+	(my $qp = $q) =~ s/TBL/p/;
+	is(sql($qt), sql($qp), "windowed bloom_agg($c, at, ...): the same slices, bits and answers as one node");
+}
+like(sql("EXPLAIN (VERBOSE, COSTS OFF) SELECT " . sprintf($wagg, 'id') . " FROM t"),
+	qr/worker_partial_agg.*coord_combine_agg|coord_combine_agg(?s:.*)worker_partial_agg/s,
+	'the windowed bloom_agg is pushed down to the shards');
+
 # Keys of other types go through the anyelement overloads, which Citus
 # cannot push down: worker_partial_agg compares the aggregate's declared
 # argument types with the column's.  Pulling the rows to the coordinator
