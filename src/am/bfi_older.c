@@ -70,29 +70,15 @@ static MemoryContext older_cxt = NULL;
 static OlderCopy *older = NULL;
 static Size older_bytes = 0;
 
-/* Drops the copies of relid (all of them for InvalidOid) */
+/* Frees e's copy of its layer, if it has one */
 static void
-older_relcache_changed(Datum arg, Oid relid)
+drop_blocks(OlderCopy *e)
 {
-	OlderCopy **link = &older;
-
-	while (*link != NULL)
-	{
-		OlderCopy  *e = *link;
-
-		if (relid != InvalidOid && e->indexoid != relid)
-		{
-			link = &e->next;
-			continue;
-		}
-		*link = e->next;
-		if (e->blocks)
-		{
-			older_bytes -= (Size) e->layer.nblocks * BLOOM_BLOCK_BYTES;
-			pfree(e->blocks);
-		}
-		pfree(e);
-	}
+	if (e->blocks == NULL)
+		return;
+	older_bytes -= (Size) e->layer.nblocks * BLOOM_BLOCK_BYTES;
+	pfree(e->blocks);
+	e->blocks = NULL;
 }
 
 /* Called once, when the library is loaded (bloom_ext.c's _PG_init) */
@@ -122,7 +108,21 @@ bfi_older_init(void)
 void
 bfi_older_forget(Oid relid)
 {
-	older_relcache_changed((Datum) 0, relid);
+	OlderCopy **link = &older;
+
+	while (*link != NULL)
+	{
+		OlderCopy  *e = *link;
+
+		if (relid != InvalidOid && e->indexoid != relid)
+		{
+			link = &e->next;
+			continue;
+		}
+		*link = e->next;
+		drop_blocks(e);
+		pfree(e);
+	}
 }
 
 /* The entry for layer i of index's layer table in c, made when missing */
@@ -151,13 +151,8 @@ entry_for(Relation index, const BfiCache *c, unsigned i)
 		e->next = older;
 		older = e;
 	}
-	else if (e->blocks)
-	{
-		/* another file or layer table under the same OID and number */
-		older_bytes -= (Size) e->layer.nblocks * BLOOM_BLOCK_BYTES;
-		pfree(e->blocks);
-		e->blocks = NULL;
-	}
+	else
+		drop_blocks(e);			/* another file or layer table, same OID and number */
 	e->indexoid = RelationGetRelid(index);
 	e->relnumber = BT_REL_FILENUMBER(index);
 	e->seed = c->meta.seed;
@@ -229,7 +224,7 @@ bfi_older_probe(Relation index, BfiCache *c, const uint64 *h, bool *found,
 
 	/* the setting was lowered: the copies go, and are taken again within it */
 	if (older_bytes > (Size) layer_cache_kb * 1024)
-		older_relcache_changed((Datum) 0, InvalidOid);
+		bfi_older_forget(InvalidOid);
 
 	for (unsigned i = 0; i + 1 < c->meta.nlayers && npending > 0; i++)
 	{
