@@ -76,24 +76,20 @@ INSERT INTO agree (name, type, keys, f) VALUES
 -- window of 4 one-hour slices (slices 5 to 9 kept); the manifest also has
 -- the server's answers since the time in column since (scripts/clients.sh)
 ALTER TABLE agree ADD COLUMN since timestamptz;
-CREATE FUNCTION windowed_int(f bloomfilter) RETURNS bloomfilter LANGUAGE plpgsql AS $$
+CREATE FUNCTION windowed(f bloomfilter, t0 timestamptz, text_keys bool) RETURNS bloomfilter
+  LANGUAGE plpgsql AS $$
 BEGIN
   FOR h IN 0 .. 9 LOOP
-    f := bloom_add_all(f, ARRAY(SELECT key_int(i) FROM present WHERE i % 10 = h),
-                       timestamptz '2026-11-01 00:00+00' + make_interval(hours => h));
-  END LOOP;
-  RETURN f;
-END $$;
-CREATE FUNCTION windowed_text(f bloomfilter) RETURNS bloomfilter LANGUAGE plpgsql AS $$
-BEGIN
-  FOR h IN 0 .. 9 LOOP
-    f := bloom_add_all(f, ARRAY(SELECT key_text(i) FROM present WHERE i % 10 = h),
-                       timestamptz '1969-12-31 20:00+00' + make_interval(hours => h));
+    IF text_keys THEN
+      f := bloom_add_all(f, ARRAY(SELECT key_text(i) FROM present WHERE i % 10 = h), t0 + make_interval(hours => h));
+    ELSE
+      f := bloom_add_all(f, ARRAY(SELECT key_int(i) FROM present WHERE i % 10 = h), t0 + make_interval(hours => h));
+    END IF;
   END LOOP;
   RETURN f;
 END $$;
 INSERT INTO agree (name, type, keys, f, since) VALUES
   ('int_window', 'bloomfilter', 'int',
-   windowed_int(bloom_window(:n / 20, 0.01, '1 hour', 4))::bytea, '2026-11-01 07:30+00'),
+   windowed(bloom_window(:n / 20, 0.01, '1 hour', 4), '2026-11-01 00:00+00', false)::bytea, '2026-11-01 07:30+00'),
   ('text_window_1969', 'bloomfilter', 'text',
-   windowed_text(bloom_window(:n / 40, 0.05, '90 minutes', 3))::bytea, '1970-01-01 00:00+00');
+   windowed(bloom_window(:n / 40, 0.05, '90 minutes', 3), '1969-12-31 20:00+00', true)::bytea, '1970-01-01 00:00+00');
