@@ -51,11 +51,7 @@ if [ -z "${inner:-}" ]; then
         exit 2
     fi
     bench_pg_select
-    if ! dpkg -s postgresql-15-hll >/dev/null 2>&1; then
-        SUDO=""
-        [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-        $SUDO apt-get update -qq && $SUDO apt-get install -y -qq postgresql-15-hll >/dev/null
-    fi
+    bash scripts/deps.sh bench
 fi
 
 if [ -n "$own" ] && [ -z "${inner:-}" ]; then

@@ -90,7 +90,6 @@ pgdata=/tmp/bloomtype-am-$port
 vendor=$(cd "$repo/.." && pwd)/shared/vendor
 rbtar=$vendor/redisbloom-2.4.20.tar.gz
 rbdir=$repo/bench/out/redisbloom
-SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
 AS=(); [ "$(id -u)" -eq 0 ] && AS=(runuser -u postgres --)
 
 log() { printf '%s == %s\n' "$(date +%T)" "$*" >&2; }
@@ -158,15 +157,7 @@ if [ ! -f "$rbtar" ]; then
     echo "RedisBloom: skipped ($rbtar is absent; the BF.EXISTS column is left out)" | tee "$out/redis.txt" >&2
 else
     so=$rbdir/src/bin/linux-x64-release/redisbloom.so
-    missing=()
-    for p in redis-server redis-tools cmake; do
-        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-    done
-    if [ ${#missing[@]} -gt 0 ]; then
-        log "apt-get install ${missing[*]}"
-        $SUDO apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
-    fi
+    bash scripts/deps.sh redis >&2
     if [ ! -f "$so" ]; then
         log "building RedisBloom 2.4.20 into $rbdir"
         rm -rf "$rbdir/src"

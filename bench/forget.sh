@@ -46,25 +46,11 @@ vendor=$(cd "$repo/.." && pwd)/shared/vendor
 rbtar=$vendor/redisbloom-2.4.20.tar.gz
 rbdir=$repo/bench/out/redisbloom
 so=$rbdir/src/bin/linux-x64-release/redisbloom.so
-SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
-
 log() { printf '%s == %s\n' "$(date +%T)" "$*" >&2; }
-need()
-{
-    local missing=()
-    for p in "$@"; do
-        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-    done
-    if [ ${#missing[@]} -gt 0 ]; then
-        log "apt-get install ${missing[*]}"
-        $SUDO apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
-    fi
-}
 now() { date +%s.%N; }
 calc() { awk "BEGIN { printf \"%.${2:-2}f\", $1 }"; }
 
-need gnuplot-nox libxxhash-dev gcc
+bash scripts/deps.sh build bench >&2
 
 # ---------------------------------------------------------------- 1. core
 log "building bench_forget"
@@ -84,9 +70,8 @@ trap cleanup EXIT
 if [ ! -f "$so" ] && [ ! -f "$rbtar" ]; then
     echo "RedisBloom: skipped ($so and $rbtar are both absent)" | tee "$out/redis_$n.txt" >&2
 else
-    need redis-server redis-tools
+    bash scripts/deps.sh redis >&2
     if [ ! -f "$so" ]; then
-        need cmake
         log "building RedisBloom 2.4.20 into $rbdir"
         rm -rf "$rbdir/src"
         mkdir -p "$rbdir/src"

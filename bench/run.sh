@@ -29,16 +29,7 @@ esac
 [ "$reps" -ge 5 ] || { echo "at least 5 repetitions" >&2; exit 2; }
 cmdline="bash bench/run.sh --scale $scale --reps $reps"
 
-bash scripts/deps.sh
-missing=()
-for p in postgresql-15-hll gnuplot-nox; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+bash scripts/deps.sh build bench
 # the PostgreSQL to run on: BLOOMTYPE_PG=15 (default) or 18 (bench/pg.sh)
 source bench/pg.sh
 if [ "${BLOOMTYPE_PG:-15}" != 15 ]; then

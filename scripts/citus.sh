@@ -21,7 +21,7 @@
 # directory is touched.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-source scripts/apt.sh
+source scripts/packages.sh
 PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
 VENDOR=${BLOOMTYPE_VENDOR:-$(cd .. && pwd)/shared/vendor}
 C=${BLOOMTYPE_CITUS_CACHE:-/var/cache/bloomtype-citus}
@@ -48,13 +48,9 @@ build() {
         echo "citus: cached in $C"
         return 0
     fi
-    # Citus's build needs these headers besides what scripts/deps.sh installs
-    local pkgs=(patch liblz4-dev libzstd-dev libkrb5-dev libssl-dev libxml2-dev
-                libxslt1-dev libreadline-dev libselinux1-dev libpam0g-dev
-                zlib1g-dev libicu-dev)
     local log=$C/build.log
     : > "$log"
-    apt_ensure citus "$log" "${pkgs[@]}" || return 1
+    bt_need --who citus --log "$log" citus || return 1
     s=$(date +%s)
     rm -rf "$C/src" "$C/stage" "$C/KEY"
     mkdir -p "$C/src" && chmod 755 "$C" || return 1

@@ -6,10 +6,6 @@
 # cluster is removed afterwards.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+bash scripts/deps.sh build demo
 bash scripts/build.sh
-for pkg in python3-xxhash python3-psycopg2; do
-    dpkg -s "$pkg" >/dev/null 2>&1 ||
-        apt-get install -y -q "$pkg" >/dev/null 2>&1 ||
-        { apt-get update -q >/dev/null && apt-get install -y -q "$pkg" >/dev/null; }
-done
 pg_virtualenv -v 15 bash -c 'psql -X -q -f scripts/demo.sql && /usr/bin/python3 scripts/demo_client.py'

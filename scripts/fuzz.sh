@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 HARNESSES=(decode addcontains setops sizing scalable page counting cuckoo windowed)
 BIN=fuzz-work/bin
 mkdir -p "$BIN"
-command -v clang >/dev/null || { bash scripts/deps.sh; }
+bash scripts/deps.sh build test
 # the core's sources and flags, as src/core/core.mk says, once it has
 # passed check-core (no PostgreSQL header in src/core)
 core_mk=(make -s --no-print-directory -f src/core/core.mk)

@@ -16,7 +16,7 @@
 # can point at it with BLOOMTYPE_PG18_CONFIG=/usr/lib/postgresql/18/bin/pg_config.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-source scripts/apt.sh
+source scripts/packages.sh
 VENDOR=${BLOOMTYPE_VENDOR:-$(cd .. && pwd)/shared/vendor}
 C=${BLOOMTYPE_PG18_CACHE:-/var/cache/bloomtype-pg18}
 TARBALL=$VENDOR/postgresql-18_18.6.orig.tar.bz2
@@ -38,12 +38,10 @@ build() {
         echo "pg18: cached in $C"
         return 0
     fi
-    local pkgs=(bison flex libreadline-dev zlib1g-dev libicu-dev libssl-dev
-                pkg-config libipc-run-perl make gcc)
     mkdir -p "$C" || return 1
     local log=$C/build.log
     : > "$log"
-    apt_ensure pg18 "$log" "${pkgs[@]}" || return 1
+    bt_need --who pg18 --log "$log" pg18 || return 1
     s=$(date +%s)
     rm -rf "$C/src" "$C/install" "$C/KEY"
     mkdir -p "$C/src" || return 1

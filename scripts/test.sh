@@ -21,6 +21,13 @@ log=$(mktemp -d)
 ok() { echo "$1 ... ok"; passed=$((passed + 1)); }
 bad() { echo "$1 ... FAILED"; failed=$((failed + 1)); }
 
+# what every stage below needs from Debian's packages (scripts/packages.sh
+# lists them; PostgreSQL 18's, Citus's and the readers' are installed by
+# their own stages)
+if ! bash scripts/deps.sh build test; then
+    echo "the test command's packages could not be installed"; echo "$passed passed, 1 failed"; exit 1
+fi
+
 # 0. the build on 15 (warnings are failures: PGXS prints them on stderr)
 make -s PG_CONFIG="$PG_CONFIG" clean >/dev/null 2>&1
 bash scripts/build.sh 2>&1 | tee "$log/build15.out"

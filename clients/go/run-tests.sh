@@ -6,8 +6,8 @@
 #   run-tests.sh guard       the guard example's test (PG* point at a server
 #                            with bloomtype; it creates and drops go_guard)
 #
-# Installs what it needs if missing (Debian: golang-go, gcc, libxxhash-dev,
-# libpq-dev). Go 1.19 from Debian, no module proxy: the standard library
+# Installs what it needs if missing (scripts/packages.sh, group go: Debian's
+# golang-go, gcc, libxxhash-dev, libpq-dev). Go 1.19 from Debian, no module proxy: the standard library
 # and cgo only.
 set -euo pipefail
 if [ "${1:-}" = agree ] && [ $# -eq 2 ]; then
@@ -15,18 +15,8 @@ if [ "${1:-}" = agree ] && [ $# -eq 2 ]; then
 fi
 cd "$(dirname "$0")"
 
-need=()
-command -v go >/dev/null 2>&1 || need+=(golang-go)
-command -v gcc >/dev/null 2>&1 || need+=(gcc)
-[ -e /usr/include/xxhash.h ] || need+=(libxxhash-dev)
-[ -e /usr/include/postgresql/libpq-fe.h ] || need+=(libpq-dev)
-if [ ${#need[@]} -gt 0 ]; then
-	sudo=""
-	[ "$(id -u)" -eq 0 ] || sudo=sudo
-	# the package lists may be stale on a fresh machine: update, then retry
-	$sudo apt-get -o DPkg::Lock::Timeout=600 install -y -q "${need[@]}" >/dev/null 2>&1 ||
-		{ $sudo apt-get -o DPkg::Lock::Timeout=600 update -q >/dev/null && $sudo apt-get -o DPkg::Lock::Timeout=600 install -y -q "${need[@]}" >/dev/null; }
-fi
+source ../../scripts/packages.sh
+bt_need --who clients/go go >&2
 
 export GOPROXY=off GOFLAGS=-mod=mod CGO_ENABLED=1 GO111MODULE=on
 if [ -z "${HOME:-}" ] && [ -z "${XDG_CACHE_HOME:-}" ] && [ -z "${GOCACHE:-}" ]; then

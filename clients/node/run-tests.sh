@@ -8,9 +8,9 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 deps() {
-  if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-    (apt-get -o DPkg::Lock::Timeout=600 install -y -q nodejs npm || { apt-get -o DPkg::Lock::Timeout=600 update -q && apt-get -o DPkg::Lock::Timeout=600 install -y -q nodejs npm; }) >/dev/null
-  fi
+  # Node.js, npm and the certificate store npm ci needs (scripts/packages.sh)
+  source ../../scripts/packages.sh
+  bt_need --who clients/node node >&2
   # installed as package-lock.json pins them, unless they are there already
   if [ ! -d node_modules/@node-rs/xxhash ] || [ ! -d node_modules/pg ] ||
      [ package-lock.json -nt node_modules/.package-lock.json ]; then

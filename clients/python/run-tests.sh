@@ -5,27 +5,14 @@
 #   run-tests.sh guard       the guard example's test (PG* env: a server with
 #                            bloomtype; makes and drops the database py_guard)
 # Runs on Debian's Python (/usr/bin/python3) and installs the Debian packages
-# it needs when they are missing.  Exit status 0 only on success.
+# it needs when they are missing (scripts/packages.sh, group python).  Exit
+# status 0 only on success.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 py=/usr/bin/python3
 
-# need MODULE PACKAGE: installs the Debian package when python3 lacks the module
-need() {
-	"$py" -c "import $1" 2>/dev/null && return 0
-	local log
-	log=$(mktemp)
-	if ! apt-get -o DPkg::Lock::Timeout=600 install -y -q "$2" >"$log" 2>&1; then
-		apt-get -o DPkg::Lock::Timeout=600 update -q >>"$log" 2>&1 || true
-		if ! apt-get -o DPkg::Lock::Timeout=600 install -y -q "$2" >>"$log" 2>&1; then
-			cat "$log" >&2
-			rm -f "$log"
-			echo "run-tests.sh: could not install $2" >&2
-			exit 1
-		fi
-	fi
-	rm -f "$log"
-}
+source "$here/../../scripts/packages.sh"
+bt_need --who clients/python python >&2 || { echo "run-tests.sh: could not install the python group" >&2; exit 1; }
 
 # -P: never import from the working directory, where the extension's own
 # bloomtype.so may lie (the repository root after a build)
@@ -36,19 +23,13 @@ export PYTHONPATH="$here${PYTHONPATH:+:$PYTHONPATH}"
 mode=${1:-unit}
 case "$mode" in
 unit)
-	need xxhash python3-xxhash
-	need pytest python3-pytest
 	exec "$py" -m pytest -q -p no:cacheprovider "$here/tests"
 	;;
 agree)
 	[ $# -eq 2 ] || { echo "usage: $0 agree DIR" >&2; exit 2; }
-	need xxhash python3-xxhash
 	exec "$py" -P -m bloomtype.agree "$2"
 	;;
 guard)
-	need xxhash python3-xxhash
-	need pytest python3-pytest
-	need psycopg2 python3-psycopg2
 	BLOOMTYPE_GUARD_TEST=1 exec "$py" -m pytest -q -p no:cacheprovider "$here/tests/test_guard.py"
 	;;
 *)
