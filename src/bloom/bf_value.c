@@ -127,7 +127,7 @@ bf_as_filter(struct varlena *v, BloomFilter *f, struct varlena *orig,
 	if (copy && v == orig)
 	{
 		v = (struct varlena *) palloc(VARSIZE(orig));
-		memcpy(v, orig, VARSIZE(orig));
+		bt_copy_bytes(v, orig, VARSIZE(orig));
 		bf_decode_or_error(v, f);
 	}
 	return v;

@@ -201,6 +201,7 @@ extern void bt_param_mismatch(const char *plural, BloomParam param,
  */
 extern BloomAlloc bt_allocator(MemoryContext cxt);
 extern struct varlena *bt_new_varlena(size_t size, MemoryContext cxt);
+extern void bt_copy_bytes(void *dst, const void *src, size_t n);
 
 /*
  * The core's way out of a long loop: CHECK_FOR_INTERRUPTS() (every

@@ -60,7 +60,7 @@ exp_flatten_into(ExpandedObjectHeader *eohptr, void *result, Size allocated_size
 	BtExpState *es = (BtExpState *) eohptr;
 
 	Assert(allocated_size == VARSIZE(es->flat));
-	memcpy(result, es->flat, allocated_size);
+	bt_copy_bytes(result, es->flat, allocated_size);
 }
 
 static const ExpandedObjectMethods bt_exp_methods = {
@@ -112,7 +112,7 @@ bt_exp_state_new(const struct varlena *v, MemoryContext aggcxt)
 
 	EOH_init_header(&es->hdr, &bt_exp_methods, cxt);
 	es->flat = MemoryContextAlloc(cxt, VARSIZE(v));
-	memcpy(es->flat, v, VARSIZE(v));
+	bt_copy_bytes(es->flat, v, VARSIZE(v));
 	return es;
 }
 
@@ -216,7 +216,7 @@ bt_copy_into(struct varlena *v, MemoryContext cxt)
 {
 	struct varlena *c = MemoryContextAlloc(cxt, VARSIZE(v));
 
-	memcpy(c, v, VARSIZE(v));
+	bt_copy_bytes(c, v, VARSIZE(v));
 	return c;
 }
 

@@ -11,47 +11,88 @@
 
 #include "catalog/pg_type.h"
 #include "utils/array.h"
-#include "utils/lsyscache.h"
 
-/* Hashes the elements of array argument 1 with the value's seed */
+/*
+ * Hashes the elements of array argument 1 with the value's seed.  The
+ * elements are walked one at a time (array_iterate), not deconstructed: an
+ * array of 25M keys would take a Datum array of 200 MB, filled by a loop
+ * that no statement_timeout can stop.
+ */
 void
 bt_hash_elements(FunctionCallInfo fcinfo, BloomKeyInfo *ki, uint64 seed,
 				 BtBatchKeys *keys)
 {
 	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(1);
-	int16		typlen;
-	bool		typbyval;
-	char		typalign;
-	Datum	   *elems;
+	int			n = ArrayGetNItems(ARR_NDIM(arr), ARR_DIMS(arr));
+	ArrayIterator it = array_create_iterator(arr, 0, NULL);
+	Datum		elem;
+	bool		isnull;
 
-	get_typlenbyvalalign(ARR_ELEMTYPE(arr), &typlen, &typbyval, &typalign);
-	deconstruct_array(arr, ARR_ELEMTYPE(arr), typlen, typbyval, typalign,
-					  &elems, &keys->nulls, &keys->n);
-	keys->hashes = palloc(Max(keys->n, 1) * sizeof(uint64));
-	for (int i = 0; i < keys->n; i++)
+	keys->n = n;
+	keys->hashes = palloc(Max(n, 1) * sizeof(uint64));
+	keys->nulls = palloc(Max(n, 1) * sizeof(bool));
+	for (int i = 0; i < n && array_iterate(it, &elem, &isnull); i++)
 	{
 		BT_CANCEL_POINT(i);
-		keys->hashes[i] = keys->nulls[i] ? 0 :
-			bloom_key_hash_fast(ki, elems[i], seed);
+		keys->nulls[i] = isnull;
+		keys->hashes[i] = isnull ? 0 : bloom_key_hash_fast(ki, elem, seed);
 	}
+	array_free_iterator(it);
 	keys->array = arr;
-	pfree(elems);
 }
 
-/* found[i] for each element, NULL where the element is; keys' dimensions */
+/*
+ * found[i] for each element, NULL where the element is; keys' dimensions.
+ * Built in place (a bool is one byte, no alignment padding between
+ * elements), with interrupt checks, rather than through a Datum per
+ * element and construct_md_array.
+ */
 Datum
 bt_bool_array(const bool *found, const BtBatchKeys *keys)
 {
-	Datum	   *out = palloc(Max(keys->n, 1) * sizeof(Datum));
 	ArrayType  *arr = keys->array;
+	int			n = keys->n;
+	int			ndim = ARR_NDIM(arr);
+	bool		any_null = false;
+	int32		dataoffset;
+	Size		nbytes;
+	ArrayType  *out;
+	bool	   *data;
+	bits8	   *bitmap;
+	int			j = 0;
 
-	for (int i = 0; i < keys->n; i++)
-		out[i] = BoolGetDatum(found[i]);
-	if (keys->n == 0)
+	if (n == 0)
 		return PointerGetDatum(construct_empty_array(BOOLOID));
-	return PointerGetDatum(construct_md_array(out, keys->nulls, ARR_NDIM(arr),
-											  ARR_DIMS(arr), ARR_LBOUND(arr),
-											  BOOLOID, 1, true, TYPALIGN_CHAR));
+	for (int i = 0; i < n && !any_null; i++)
+	{
+		BT_CANCEL_POINT(i);
+		any_null = keys->nulls[i];
+	}
+	dataoffset = any_null ? ARR_OVERHEAD_WITHNULLS(ndim, n) : 0;
+	nbytes = (any_null ? dataoffset : ARR_OVERHEAD_NONULLS(ndim)) + (Size) n;
+	out = (ArrayType *) palloc0(nbytes);
+	SET_VARSIZE(out, nbytes);
+	out->ndim = ndim;
+	out->dataoffset = dataoffset;
+	out->elemtype = BOOLOID;
+	memcpy(ARR_DIMS(out), ARR_DIMS(arr), ndim * sizeof(int));
+	memcpy(ARR_LBOUND(out), ARR_LBOUND(arr), ndim * sizeof(int));
+	data = (bool *) ARR_DATA_PTR(out);
+	bitmap = ARR_NULLBITMAP(out);
+	for (int i = 0; i < n; i++)
+	{
+		BT_CANCEL_POINT(i);
+		if (bitmap == NULL || !keys->nulls[i])
+		{
+			if (bitmap)
+				bitmap[i / 8] |= 1 << (i % 8);
+			data[j++] = found[i];
+		}
+	}
+	/* with NULLs, the data part is shorter by them (they take no byte) */
+	if (any_null)
+		SET_VARSIZE(out, dataoffset + j);
+	return PointerGetDatum(out);
 }
 
 /*
@@ -67,6 +108,7 @@ bt_quantified(FunctionCallInfo fcinfo, const bool *found, const BtBatchKeys *key
 
 	for (int i = 0; i < keys->n; i++)
 	{
+		BT_CANCEL_POINT(i);
 		if (keys->nulls[i])
 			any_null = true;
 		else if (found[i] == any)

@@ -69,7 +69,7 @@ aligned_copy(struct varlena *v, const BtCacheMethods *m, const void *scratch,
 		(void) madvise(data, (len - head) / HUGE_PAGE_SIZE * HUGE_PAGE_SIZE,
 					   MADV_HUGEPAGE);
 #endif
-	memcpy(buf, BT_DATA(v), len);
+	bt_copy_bytes(buf, BT_DATA(v), len);
 	m->redecode(buf, len, decoded);
 }
 
@@ -196,7 +196,7 @@ bt_cache_value(FunctionCallInfo fcinfo, const BtCacheMethods *m)
 			size_t		len = VARSIZE_ANY(raw);
 			uint8	   *copy = MemoryContextAlloc(slot->call_cxt, len);
 
-			memcpy(copy, raw, len);
+			bt_copy_bytes(copy, raw, len);
 			slot->raw = copy;
 			slot->rawlen = len;
 		}

@@ -78,7 +78,7 @@ from_bytes(const BtTypeMethods *t, const char *data, size_t len, int errcode_)
 	validate_bytes(t, data, len, errcode_);
 	v = (struct varlena *) palloc(VARHDRSZ + len);
 	SET_VARSIZE(v, VARHDRSZ + len);
-	memcpy(VARDATA(v), data, len);
+	bt_copy_bytes(VARDATA(v), data, len);
 	return v;
 }
 
@@ -236,7 +236,7 @@ bt_type_send(FunctionCallInfo fcinfo, const BtTypeMethods *t)
 	struct varlena *v = canonical_arg(fcinfo, 0, t, &d);
 	bytea	   *result = (bytea *) palloc(VARSIZE(v));
 
-	memcpy(result, v, VARSIZE(v));
+	bt_copy_bytes(result, v, VARSIZE(v));
 	canonical_free(fcinfo, 0, d, v);
 	PG_RETURN_BYTEA_P(result);
 }

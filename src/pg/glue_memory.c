@@ -20,6 +20,23 @@ bt_new_varlena(size_t size, MemoryContext cxt)
 	return v;
 }
 
+/*
+ * memcpy of n bytes, a run of BT_COPY_RUN bytes at a time with an interrupt
+ * check before each: copying a value of up to 512 MB (and the page faults
+ * of its new memory) takes most of a second on a busy machine
+ */
+#define BT_COPY_RUN		((size_t) 8 << 20)
+
+void
+bt_copy_bytes(void *dst, const void *src, size_t n)
+{
+	for (size_t off = 0; off < n; off += BT_COPY_RUN)
+	{
+		CHECK_FOR_INTERRUPTS();
+		memcpy((char *) dst + off, (const char *) src + off, Min(BT_COPY_RUN, n - off));
+	}
+}
+
 static void *
 varlena_alloc(void *arg, size_t size)
 {
