@@ -69,6 +69,9 @@ cleanup() {
 	local i
 	for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do umount -l "${mounts[$i]}" 2>/dev/null; done
 	if [ "${BLOOMTYPE_ROOT_KEEP:-}" = 1 ]; then echo "fresh root: kept in $root"
+	elif grep -q " $root/" /proc/mounts; then
+		# never delete through a mount that is still there (/dev is the machine's)
+		echo "fresh root: $root still has mounts: left in place"
 	else rm -rf "$root"; fi
 }
 trap cleanup EXIT
