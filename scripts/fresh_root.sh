@@ -19,6 +19,8 @@
 # Prints a line a command, "fresh root: NAME ... ok (N s)" or "... FAILED",
 # and for the tests their own last line; Node's checks need the npm registry
 # from inside the root, and the output says when the root cannot reach it.
+# The root gets the machine's name server and locally added certificate
+# authorities (its network's), nothing else of the machine.
 # Exit status 0 only when every command passed.
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -76,7 +78,14 @@ cleanup() {
 }
 trap cleanup EXIT
 tar -C "$root" -xf "$pristine" || { echo "fresh root: cannot unpack $pristine"; exit 1; }
+# the machine's network, as the root reaches it: its name server, and the
+# certificate authorities it adds locally (a proxy's, say), which Debian's
+# ca-certificates takes in when a script installs it; nothing else
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+if [ -n "$(ls /usr/local/share/ca-certificates/ 2>/dev/null)" ]; then
+	mkdir -p "$root/usr/local/share/ca-certificates"
+	cp -a /usr/local/share/ca-certificates/. "$root/usr/local/share/ca-certificates/"
+fi
 mkdir -p "$root/work/main" "$root/work/shared"
 (cd "$here" && git ls-files -co --exclude-standard -z | tar --null -T - -cf -) | tar -C "$root/work/main" -xf -
 cp -a "$here/.git" "$root/work/main/.git"
