@@ -33,19 +33,28 @@ END $$;
 -- Runs call under the statement_timeout set; true when the timeout fired
 -- inside the call (after began()) and ended it within 500 ms.  A try that
 -- cannot tell (the timeout fired before the call began, or not at all) is
--- false too, and says which at debug1: bloom_cancel_case.inc tries again
+-- false too, and says which at debug1: bloom_cancel_case.inc tries again,
+-- with the timeout this try suggests (in bloom_cancel.timeout_ms) from
+-- when the call began and ended: a third into the call.
 CREATE FUNCTION cancels_in_time(call text) RETURNS boolean
 LANGUAGE plpgsql AS $$
 DECLARE
-  fires timestamptz := statement_timestamp() +
-    current_setting('statement_timeout')::interval;
+  timeout interval := current_setting('statement_timeout')::interval;
+  fires timestamptz := statement_timestamp() + timeout;
   began_us bigint;
   start timestamptz;
   late interval;
+  next interval := timeout;
 BEGIN
   PERFORM setval('call_began', 0);
   EXECUTE call;
+  SELECT last_value INTO began_us FROM call_began;
+  start := to_timestamp(began_us / 1e6);
   RAISE DEBUG 'not cancelled, ended % after the timeout', clock_timestamp() - fires;
+  next := CASE WHEN began_us = 0 THEN timeout * 2
+               ELSE start - statement_timestamp() + (clock_timestamp() - start) / 3 END;
+  PERFORM set_config('bloom_cancel.timeout_ms',
+                     round(extract(epoch FROM next) * 1000)::text, false);
   RETURN false;
 EXCEPTION WHEN query_canceled THEN
   late := clock_timestamp() - fires;
@@ -53,6 +62,10 @@ EXCEPTION WHEN query_canceled THEN
   start := to_timestamp(began_us / 1e6);
   IF began_us = 0 OR start >= fires THEN
     RAISE DEBUG '%: fired before the call began', SQLERRM;
+    next := CASE WHEN began_us = 0 THEN timeout * 3 / 2
+                 ELSE start - statement_timestamp() + interval '150 ms' END;
+    PERFORM set_config('bloom_cancel.timeout_ms',
+                       round(extract(epoch FROM next) * 1000)::text, false);
     RETURN false;
   END IF;
   RAISE DEBUG '%: % after the timeout (% into the call)', SQLERRM, late, fires - start;
@@ -61,17 +74,23 @@ EXCEPTION WHEN query_canceled THEN
 END $$;
 
 -- Builds a call's inputs (setup) twice, untimed, and sets statement_timeout
--- to the shorter of the two times plus 150 ms (plus 100 ms a try after the
--- first): in the next statement, which builds them again and then makes the
--- call, the timeout fires inside the call (large values cost page faults
--- that vary from run to run; the shorter time keeps a faster third build
--- from finishing the call first).  Inputs in a table have no setup ('').
-CREATE FUNCTION timeout_after(setup text, try int) RETURNS void
+-- to the shorter of the two times plus 150 ms: in the next statement, which
+-- builds them again and then makes the call, the timeout fires inside the
+-- call (large values cost page faults that vary from run to run; the
+-- shorter time keeps a faster third build from finishing the call first).
+-- Inputs in a table have no setup (''). A try after the first takes the
+-- timeout the one before suggested.
+CREATE FUNCTION timeout_after(setup text) RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE
   t0 timestamptz;
   best interval := '0';
+  suggested text := current_setting('bloom_cancel.timeout_ms', true);
 BEGIN
+  IF coalesce(suggested, '') <> '' THEN
+    PERFORM set_config('statement_timeout', suggested || 'ms', false);
+    RETURN;
+  END IF;
   IF setup <> '' THEN
     best := NULL;
     FOR i IN 1..2 LOOP
@@ -81,7 +100,7 @@ BEGIN
     END LOOP;
   END IF;
   PERFORM set_config('statement_timeout',
-    round(extract(epoch FROM best) * 1000 + 150 + 100 * (try - 1))::text || 'ms', false);
+    round(extract(epoch FROM best) * 1000 + 150)::text || 'ms', false);
 END $$;
 
 -- aggregate states as partial plans give them (no final function): hash
@@ -167,6 +186,6 @@ DROP TABLE states, grown;
 DROP AGGREGATE raw_counting_agg(bigint);
 DROP AGGREGATE raw_cuckoo_agg(bigint);
 DROP FUNCTION cancels_in_time(text);
-DROP FUNCTION timeout_after(text, int);
+DROP FUNCTION timeout_after(text);
 DROP FUNCTION began();
 DROP SEQUENCE call_began;
