@@ -62,7 +62,7 @@ EXCEPTION WHEN query_canceled THEN
   start := to_timestamp(began_us / 1e6);
   IF began_us = 0 OR start >= fires THEN
     RAISE DEBUG '%: fired before the call began', SQLERRM;
-    next := CASE WHEN began_us = 0 THEN timeout * 3 / 2
+    next := CASE WHEN began_us = 0 THEN timeout * 2
                  ELSE start - statement_timestamp() + interval '150 ms' END;
     PERFORM set_config('bloom_cancel.timeout_ms',
                        round(extract(epoch FROM next) * 1000)::text, false);
