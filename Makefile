@@ -37,7 +37,7 @@ DATA = bloomtype--1.0.sql bloomtype--1.0--1.1.sql bloomtype--1.1--1.2.sql \
 DATA_built = bloomtype--1.7.sql
 PGFILEDESC = "bloomtype - probabilistic filter data types"
 
-REGRESS = bloom_io bloom_install bloom_module bloom_funcs bloom_keys bloom_agg bloom_setops bloom_stats bloom_cache bloom_memory bloom_hostile bloom_batch bloom_scalable bloom_am bloom_am_plans bloom_am_bulk bloom_am_errors bloom_am_partition bloom_am_cache counting_funcs cuckoo_funcs forget_agg forget_random counting_hostile cuckoo_hostile bloom_upgrade bloom_trusted bloom_cancel bloom_window bloom_window_index
+REGRESS = bloom_io bloom_install bloom_module bloom_funcs bloom_keys bloom_agg bloom_setops bloom_stats bloom_cache bloom_memory bloom_hostile bloom_batch bloom_scalable bloom_am bloom_am_plans bloom_am_bulk bloom_am_errors bloom_am_partition bloom_am_cache bloom_am_flood counting_funcs cuckoo_funcs forget_agg forget_random counting_hostile cuckoo_hostile bloom_upgrade bloom_trusted bloom_cancel bloom_window bloom_window_index
 
 PG_CPPFLAGS = $(CORE_CFLAGS) -I$(srcdir)/src/pg -I$(srcdir)/src/am \
 	-I$(srcdir)/src/counting -I$(srcdir)/src/cuckoo \

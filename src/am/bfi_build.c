@@ -21,6 +21,9 @@
 #include "access/tableam.h"
 #include "access/xloginsert.h"
 #include "catalog/index.h"
+#include "catalog/partition.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_inherits.h"
 #include "catalog/pg_collation.h"
 #include "miscadmin.h"
 #include "storage/smgr.h"
@@ -74,7 +77,10 @@ add_layer(Relation index, BuildState *st)
 	st->counts[n] = palloc0_array(uint64, l->npages);
 }
 
-/* Adds h as an insert would: unless an older layer may hold it */
+/*
+ * Adds h as an insert would: unless an older layer may hold it; pages past
+ * their share take keys on until the layer is full (bfi_layer_full)
+ */
 static void
 build_add(Relation index, BuildState *st, uint64 h)
 {
@@ -91,8 +97,13 @@ build_add(Relation index, BuildState *st, uint64 h)
 	if (!bloom_block_set(st->bits[n] + j * BLOOM_BLOCK_BYTES, l->k, h))
 		return;
 	p = (uint32) (j / BFI_BLOCKS_PER_PAGE);
-	if (++st->counts[n][p] >= bfi_page_share(l, p) && n + 1 < BFI_MAX_LAYERS)
-		add_layer(index, st);
+	/* a page that reaches its share is counted; half of them fill the layer */
+	if (++st->counts[n][p] == bfi_page_share(l, p) && l->full_pages < l->npages)
+	{
+		l->full_pages++;
+		if (bfi_layer_full(l) && n + 1 < BFI_MAX_LAYERS)
+			add_layer(index, st);
+	}
 }
 
 /*
@@ -233,7 +244,78 @@ write_index(Relation index, BuildState *st)
 		log_newpage_range(index, MAIN_FORKNUM, 0, blkno, true);
 }
 
-/* The metapage of a new index: its options, its column's key class */
+/*
+ * The seed of another partition's index under the same partitioned index,
+ * into *seed: partitions that share a seed (and a size) unite into one
+ * filter (bloom_index_filter of the partitioned index)
+ */
+static bool
+partition_seed(Relation index, uint64 *seed)
+{
+	List	   *ancestors = get_partition_ancestors(RelationGetRelid(index));
+	List	   *tree;
+	ListCell   *lc;
+	bool		found = false;
+
+	if (ancestors == NIL)
+		return false;
+	tree = find_all_inheritors(llast_oid(ancestors), AccessShareLock, NULL);
+	foreach(lc, tree)
+	{
+		Oid			oid = lfirst_oid(lc);
+		Relation	other;
+
+		CHECK_FOR_INTERRUPTS();
+		if (oid == RelationGetRelid(index) || get_rel_relkind(oid) != RELKIND_INDEX)
+			continue;
+		other = index_open(oid, AccessShareLock);
+		if (other->rd_rel->relam == index->rd_rel->relam &&
+			RelationGetNumberOfBlocks(other) > 0)
+		{
+			BfiMeta		m;
+
+			bfi_meta_for_index(other, &m);
+			*seed = m.seed;
+			found = true;
+		}
+		index_close(other, AccessShareLock);
+		if (found)
+			break;
+	}
+	return found;
+}
+
+/*
+ * The seed of a new index's keys.  The key hash is public
+ * (bloom_key_hash), so keys chosen with a known seed all fall on one page
+ * of a layer: they could not make the index grow (bfi_layer_full), but
+ * they fill that page and raise the rate of the keys that fall there, and
+ * a page that fills tells a writer which keys set new bits.  So each build
+ * draws a secret seed (pg_strong_random), kept in the metapage and shown
+ * only in bloom_index_filter's value, which takes SELECT on the column (the
+ * readers need it to hash as the index does).  A partition's index takes
+ * the seed of its partitioned index's other partitions; WITH (seed = N)
+ * fixes it (a public seed: pg_class.reloptions is readable by any role).
+ */
+static uint64
+index_seed(Relation index, const BfiOptions *o)
+{
+	uint64		seed;
+
+	if (o->seed >= 0)
+		return (uint64) o->seed;
+	if (index->rd_rel->relispartition && partition_seed(index, &seed))
+		return seed;
+	if (!pg_strong_random(&seed, sizeof(seed)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("could not generate a random hash seed for index \"%s\"",
+						RelationGetRelationName(index)),
+				 errhint("Give the index a seed: WITH (seed = N).")));
+	return seed;
+}
+
+/* The metapage of a new index: its options, seed and column's key class */
 static void
 init_meta(Relation index, BfiMeta *m, BfiCache *c)
 {
@@ -241,6 +323,7 @@ init_meta(Relation index, BfiMeta *m, BfiCache *c)
 	const BfiOptions *o = bfi_index_options(index, &defaults);
 
 	bfi_meta_init(m, o->fpr, o->expansion, o->min_capacity, o->min_pages);
+	m->seed = index_seed(index, o);
 	m->key_class = c->key->key_class;
 	m->key_type = c->key->key_type;
 	m->key_typid = c->key->typid;

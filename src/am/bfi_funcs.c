@@ -151,9 +151,13 @@ bloom_index_contains_each(PG_FUNCTION_ARGS)
 		BfiCache   *c = bfi_leaf_meta(index, leaves[i], ki);
 		uint32		npending = 0;
 
-		if (i == 0)
+		if (i == 0 || c->meta.seed != seed)
 		{
-			/* the non-NULL elements' hashes, in order */
+			/*
+			 * the non-NULL elements' hashes, in order, with this partition's
+			 * seed (each index draws its own: partitions built with their
+			 * partitioned index share one, an attached one may not)
+			 */
 			array_iter	it;
 			uint32		v = 0;
 
@@ -171,9 +175,6 @@ bloom_index_contains_each(PG_FUNCTION_ARGS)
 					CHECK_FOR_INTERRUPTS();
 			}
 		}
-		else if (c->meta.seed != seed)
-			elog(ERROR, "partitions of index \"%s\" hash with different seeds",
-				 get_rel_name(PG_GETARG_OID(0)));
 		for (uint32 j = 0; j < nvalues; j++)
 			if (!found[j])
 				pending[npending++] = j;
@@ -211,6 +212,15 @@ bloom_index_filter(PG_FUNCTION_ARGS)
 			acc = f;
 			continue;
 		}
+		/* each index draws its seed: an attached partition may differ */
+		if (acc.seed != f.seed)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("the partitions of index \"%s\" hash with different seeds",
+							get_rel_name(PG_GETARG_OID(0))),
+					 errdetail("A partition's index takes the seed of the other partitions' when it is built; an attached partition keeps the seed of its own index."),
+					 errhint("REINDEX the attached partition's index, or take one filter per partition: SELECT bloom_index_filter(relid) FROM pg_partition_tree('%s') WHERE isleaf.",
+							 get_rel_name(PG_GETARG_OID(0)))));
 		st = bloom_merge(&acc, &f, false, &alloc);
 		if (st != BLOOM_OK)
 			ereport(ERROR,

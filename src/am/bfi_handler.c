@@ -42,6 +42,10 @@ init_options(local_relopts *relopts)
 							"pages the first layer spans at least",
 							BFI_DEFAULT_MIN_PAGES, 1, 1024,
 							offsetof(BfiOptions, min_pages));
+	add_local_int_reloption(relopts, "seed",
+							"hash seed of the keys (-1: a secret one, drawn at each build)",
+							BFI_DEFAULT_SEED, -1, PG_INT32_MAX,
+							offsetof(BfiOptions, seed));
 }
 
 bytea *
@@ -63,6 +67,7 @@ bfi_index_options(Relation index, BfiOptions *defaults)
 	defaults->expansion = BFI_DEFAULT_EXPANSION;
 	defaults->min_capacity = BFI_DEFAULT_MIN_CAPACITY;
 	defaults->min_pages = BFI_DEFAULT_MIN_PAGES;
+	defaults->seed = BFI_DEFAULT_SEED;
 	return defaults;
 }
 

@@ -14,8 +14,11 @@
  * to its newest layer, and only when no layer may hold it), the rest are
  * sorted by their page of the newest layer, and each page is locked once,
  * its keys' bits set and the change logged as one record (bfi_wal.c).  A
- * page whose count reaches its share of the layer's capacity makes the
- * writer add a layer (bfi_pages.c) and write the keys left to it.  Writers
+ * page whose count reaches its share of the layer's capacity is counted in
+ * the metapage; when half the layer's pages have (bfi_layer_full), the
+ * writer adds a layer (bfi_pages.c) and writes the keys left to it, and
+ * until then full pages take their keys on (one page never makes the index
+ * grow: keys chosen to fall on it only fill it).  Writers
  * wait only for writers of the same page, one page at a time, in the
  * order of the pages, as in any index.
  *
@@ -139,10 +142,12 @@ pin_ahead(Relation index, BfiCache *c, const KeySlot *slots, uint32 from,
  * the array is reused) into the index.  c is a copy of the index's cache,
  * its metapage read again here.  A page takes keys until its count
  * reaches its share of the layer's capacity, as one insert a row does;
- * the keys of full pages wait for the new layer that the pass then adds,
- * and go there in the order they came (a pass that finds another backend
- * adding the layer waits for it).  When no layer can be added (the most
- * layers, or past the size limit) they fill the newest.
+ * the pages that reach it are counted in the metapage, and the keys of
+ * full pages wait: for the new layer that the pass then adds when the
+ * layer is full (half its pages are), in the order they came (a pass that
+ * finds another backend adding the layer waits for it); else, and when no
+ * layer can be added (the most layers, or past the size limit), they go
+ * to their full pages in the newest layer.
  */
 void
 bfi_insert_keys(Relation index, BfiCache *c, uint64 *h, uint32 n)
@@ -158,6 +163,8 @@ bfi_insert_keys(Relation index, BfiCache *c, uint64 *h, uint32 n)
 		uint32		left = 0;
 		bool		any_full = false;
 		bool		at_share = false;
+		bool		layer_full;
+		uint32		reached = 0;	/* pages that reached their share */
 		Buffer		next;
 
 		bfi_meta_for_index(index, &c->meta);
@@ -195,11 +202,15 @@ bfi_insert_keys(Relation index, BfiCache *c, uint64 *h, uint32 n)
 					h[left++] = slots[i].h; /* for the next layer */
 					continue;
 				}
-				if (bfi_write_key(w, slots[i].off, l->k, slots[i].h) && may_grow &&
+				if (bfi_write_key(w, slots[i].off, l->k, slots[i].h) &&
 					bfi_write_nitems(w) >= share)
 				{
-					at_share |= bfi_write_nitems(w) == share;
-					full = any_full = true;
+					if (bfi_write_nitems(w) == share)
+					{
+						reached++;
+						at_share = true;
+					}
+					full = any_full = may_grow;
 				}
 			}
 			bfi_write_finish(w);
@@ -207,17 +218,25 @@ bfi_insert_keys(Relation index, BfiCache *c, uint64 *h, uint32 n)
 			CHECK_FOR_INTERRUPTS();
 		}
 		n = left;
+		layer_full = reached > 0 ? bfi_count_full_pages(index, layer, reached) :
+			bfi_layer_full(l);
 		if (!any_full)
 			break;
+		if (!layer_full)
+		{
+			/* full pages of a layer that is not: their keys go to them */
+			may_grow = false;
+			continue;
+		}
 
 		/*
-		 * A page reached its share: a new layer, for the keys of full pages
-		 * and those to come.  When another backend is adding one, wait for
-		 * it (no page lock is held here): a pass must not pour its keys
-		 * into the full layer, which would saturate and then hold every
-		 * key after it as maybe present.  Only a filter that cannot grow
-		 * (the most layers, or past the size limit) fills its newest layer
-		 * on, as one insert a row does.
+		 * The layer is full: a new layer, for the keys of full pages and
+		 * those to come.  When another backend is adding one, wait for it
+		 * (no page lock is held here): a pass must not pour its keys into
+		 * the full layer, which would saturate and then hold every key
+		 * after it as maybe present.  Only a filter that cannot grow (the
+		 * most layers, or past the size limit) fills its newest layer on,
+		 * as one insert a row does.
 		 */
 		if (layer + 1 < BFI_MAX_LAYERS)
 			bfi_grow(index, c, layer + 1, true, at_share);

@@ -198,6 +198,27 @@ bfi_warn_full(Relation index, unsigned nlayers, double fpr)
 }
 
 /*
+ * Writes m into the metapage as one generic WAL record, in the current
+ * format version (a version 1 metapage is a version 2 one with no full
+ * pages counted).  The caller holds the growth lock.
+ */
+static void
+write_meta(Relation index, BfiMeta *m)
+{
+	Buffer		buf = ReadBuffer(index, BFI_META_BLKNO);
+	GenericXLogState *state;
+	Page		page;
+
+	m->version = BFI_VERSION;
+	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	state = GenericXLogStart(index);
+	page = GenericXLogRegisterBuffer(state, buf, 0);
+	memcpy(PageGetContents(page), m, sizeof(*m));
+	GenericXLogFinish(state);
+	UnlockReleaseBuffer(buf);
+}
+
+/*
  * Adds a layer after the nlayers the caller saw, unless another backend
  * did it first.  The heavyweight lock on the metapage's number is the
  * growth mutex (GIN guards its pending list the same way); inserters that
@@ -211,9 +232,6 @@ bfi_warn_full(Relation index, unsigned nlayers, double fpr)
 void
 bfi_grow(Relation index, BfiCache *c, unsigned nlayers, bool wait, bool warn)
 {
-	Buffer		buf;
-	GenericXLogState *state;
-	Page		page;
 	BfiMeta		m;
 	BfiStatus	st;
 
@@ -243,13 +261,35 @@ bfi_grow(Relation index, BfiCache *c, unsigned nlayers, bool wait, bool warn)
 		return;
 	}
 	bfi_extend_to(index, c, m.next_blkno - 1);
-
-	buf = ReadBuffer(index, BFI_META_BLKNO);
-	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
-	state = GenericXLogStart(index);
-	page = GenericXLogRegisterBuffer(state, buf, 0);
-	memcpy(PageGetContents(page), &m, sizeof(m));
-	GenericXLogFinish(state);
-	UnlockReleaseBuffer(buf);
+	write_meta(index, &m);
 	UnlockPage(index, BFI_META_BLKNO, ExclusiveLock);
+}
+
+/*
+ * Counts nfull more pages of layer that reached their share (each page
+ * once: the writer that made its count equal its share), under the growth
+ * lock, so that a concurrent growth neither loses the count nor is lost.
+ * True when the layer is full (bfi_layer_full), or is no longer the newest
+ * (the caller's growth then finds the layer added).  A count lost to a
+ * crash between the page's record and this one delays growth by a page.
+ */
+bool
+bfi_count_full_pages(Relation index, unsigned layer, uint32 nfull)
+{
+	BfiMeta		m;
+	bool		full;
+
+	LockPage(index, BFI_META_BLKNO, ExclusiveLock);
+	bfi_meta_for_index(index, &m);
+	if (layer + 1 != m.nlayers)
+	{
+		UnlockPage(index, BFI_META_BLKNO, ExclusiveLock);
+		return true;
+	}
+	m.layers[layer].full_pages = Min(m.layers[layer].full_pages + nfull,
+									 m.layers[layer].npages);
+	write_meta(index, &m);
+	full = bfi_layer_full(&m.layers[layer]);
+	UnlockPage(index, BFI_META_BLKNO, ExclusiveLock);
+	return full;
 }

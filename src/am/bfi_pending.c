@@ -146,8 +146,12 @@ bfi_pending_init(void)
  * ALTER INDEX ... SET TABLESPACE copies the file, which lacks them; a
  * TRUNCATE or REINDEX rolled back to a savepoint brings back the file they
  * were hashed for; after a rebuild that stands they are false positives
- * at worst.  bfi_insert_keys works on a copy: an error part-way (a cancel,
- * a full disk) leaves every key pending, to be written again.
+ * at worst.  A file with another seed was made by a build (each build of
+ * an index without a seed option draws a new one): the build read every
+ * row this transaction can see, its rows' keys among them, or the rows are
+ * gone (TRUNCATE); the hashes, of no use with another seed, are forgotten.
+ * bfi_insert_keys works on a copy: an error part-way (a cancel, a full
+ * disk) leaves every key pending, to be written again.
  */
 static void
 flush_entry(Relation index, BfiPending *e)
@@ -163,8 +167,11 @@ flush_entry(Relation index, BfiPending *e)
 	c = *bfi_cache(index);
 	bfi_meta_for_index(index, &c.meta);
 	if (c.meta.seed != e->seed)
-		elog(ERROR, "bloomfilter index \"%s\" changed its seed in this transaction",
-			 RelationGetRelationName(index));
+	{
+		e->n = 0;
+		e->relnumber = BT_REL_FILENUMBER(index);
+		return;
+	}
 	h = palloc(sizeof(uint64) * e->n);
 	memcpy(h, e->h, sizeof(uint64) * e->n);
 	bfi_insert_keys(index, &c, h, e->n);
@@ -264,7 +271,9 @@ bfi_pending_flush_index(Relation index)
  * transaction's included).  A rollback of that subtransaction drops the
  * table too, so the keys are needed nowhere.  A build into a new file
  * (CREATE, REINDEX, any other TRUNCATE or rewrite) leaves them pending: a
- * rollback to a savepoint may bring back the file that lacks them.
+ * rollback to a savepoint may bring back the file that lacks them.  The
+ * build in place draws a new seed: the entry's seed is read again (from
+ * the new metapage) by the next key, as for a new file.
  */
 void
 bfi_pending_forget(Relation index)
@@ -272,7 +281,10 @@ bfi_pending_forget(Relation index)
 	for (BfiPending *e = pending; e != NULL; e = e->next)
 		if (e->indexoid == RelationGetRelid(index) &&
 			e->relnumber == BT_REL_FILENUMBER(index))
+		{
 			e->n = 0;
+			e->relnumber = InvalidOid;
+		}
 }
 
 /*

@@ -39,12 +39,14 @@ typedef struct BfiOptions
 	int			expansion;
 	int			min_capacity;
 	int			min_pages;
+	int			seed;			/* -1: a secret one drawn at build */
 } BfiOptions;
 
 #define BFI_DEFAULT_FPR			0.01
 #define BFI_DEFAULT_EXPANSION	2
 #define BFI_DEFAULT_MIN_CAPACITY 1000
 #define BFI_DEFAULT_MIN_PAGES	8
+#define BFI_DEFAULT_SEED		(-1)
 
 /* What an open index keeps in rd_amcache (rd_indexcxt) */
 typedef struct BfiCache
@@ -78,6 +80,7 @@ extern void bfi_extend_to(Relation index, BfiCache *c, BlockNumber blkno);
 extern void bfi_warn_full(Relation index, unsigned nlayers, double fpr);
 extern void bfi_grow(Relation index, BfiCache *c, unsigned nlayers, bool wait,
 					 bool warn);
+extern bool bfi_count_full_pages(Relation index, unsigned layer, uint32 nfull);
 extern void bfi_meta_for_index(Relation index, BfiMeta *m);
 extern void bfi_meta_from_page(Relation index, Page page, BfiMeta *m);
 extern void bfi_check_data_page(Relation index, Page page, const BfiMeta *m,

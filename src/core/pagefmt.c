@@ -61,7 +61,7 @@ bfi_meta_check(const BfiMeta *m)
 
 	if (m->magic != BFI_MAGIC)
 		return BFI_E_MAGIC;
-	if (m->version != BFI_VERSION)
+	if (m->version != 1 && m->version != BFI_VERSION)
 		return BFI_E_VERSION;
 	if (m->flags != 0 || m->reserved0 != 0 || !bloom_scalable_fpr_valid(m->fpr) ||
 		m->expansion < 1 || m->expansion > BLOOM_MAX_EXPANSION ||
@@ -74,6 +74,7 @@ bfi_meta_check(const BfiMeta *m)
 		const BfiLayer *l = &m->layers[i];
 
 		if (l->k < 1 || l->k > BLOOM_MAX_HASHES || l->reserved != 0 ||
+			l->full_pages > l->npages || (m->version == 1 && l->full_pages != 0) ||
 			l->nblocks < 1 || l->nblocks > BFI_MAX_PAGES * BFI_BLOCKS_PER_PAGE ||
 			l->npages != (l->nblocks + BFI_BLOCKS_PER_PAGE - 1) / BFI_BLOCKS_PER_PAGE ||
 			l->first_blkno != next)
@@ -161,11 +162,9 @@ bfi_status_message(BfiStatus st)
 }
 
 /*
- * The keys page p of layer l may count before the layer is full: the
- * layer's capacity in proportion to the page's blocks, rounded up.  Keys
- * spread evenly over blocks, so the first page to reach its share does so
- * when the layer holds a little less than its capacity (about 96% at 6,400
- * keys a page): the layer stays under its planned rate.
+ * The keys page p of layer l is planned for: the layer's capacity in
+ * proportion to the page's blocks, rounded up.  A page that reaches it
+ * counts as full (bfi_layer_full) and takes keys on.
  */
 uint64_t
 bfi_page_share(const BfiLayer *l, uint32_t p)
@@ -174,6 +173,22 @@ bfi_page_share(const BfiLayer *l, uint32_t p)
 							 (double) l->nblocks);
 
 	return share < 1.0 ? 1 : (uint64_t) share;
+}
+
+/*
+ * Whether layer l is full: half its pages (rounded up) reached their
+ * share.  Keys spread evenly over pages, so the median page reaches its
+ * share when the layer holds about its capacity; one page cannot make a
+ * layer full, so keys chosen to fall on a few pages (the hash and its seed
+ * are public) fill those pages and no more: the index grows only by half a
+ * layer's capacity of keys that reach different pages (as Gerbet, Kumar and
+ * Lauradoux's "The Power of Evil Choices in Bloom Filters", DSN 2015,
+ * describe the pollution of a filter whose hash is known).
+ */
+bool
+bfi_layer_full(const BfiLayer *l)
+{
+	return l->full_pages >= (l->npages + 1) / 2;
 }
 
 /*
@@ -205,9 +220,9 @@ bfi_plan_layer(const BfiMeta *m, uint64_t capacity, BfiLayer *out)
 	nblocks = npages * BFI_BLOCKS_PER_PAGE;
 
 	/*
-	 * The first layer holds what its whole pages hold at its rate: a layer
-	 * is full when one page reaches its share, and a page planned for a
-	 * few keys would reach it by chance long before the layer is full.
+	 * The first layer holds what its whole pages hold at its rate: pages
+	 * planned for a few keys each would reach their shares by chance long
+	 * before the layer holds its capacity.
 	 * Later layers keep the capacities of the schedule (the first's times
 	 * expansion^i), as a value's layers do.
 	 */

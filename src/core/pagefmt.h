@@ -14,8 +14,12 @@
  * a key falls in block j = mulhi64(h, nblocks) of its layer, as in a value.
  *
  * Each data page counts in its special space the keys that set a new bit
- * on it; no insert writes the metapage.  A layer is full when any one page
- * reaches its share of the layer's capacity.
+ * on it.  A page that reaches its share of the layer's capacity is counted
+ * once in the layer's entry of the metapage (full_pages: the only write an
+ * insert makes to the metapage, once a page), and a layer is full when half
+ * its pages are (bfi_layer_full), never because one page is: keys chosen
+ * against the public hash to land on one page saturate that page and do
+ * not make the index grow (hash flooding; format version 2).
  *
  * Pages are read in native byte order: an index never changes machine
  * (physical replicas share the architecture).  This is the code that the
@@ -31,7 +35,7 @@
 
 #define BFI_PAGE_SIZE		8192
 #define BFI_MAGIC			0x58494642u	/* "BFIX" */
-#define BFI_VERSION			1
+#define BFI_VERSION			2		/* 2: full_pages; 1 (1.7) read too */
 #define BFI_PAGE_ID			0xFF8B		/* last two bytes of each page */
 #define BFI_META_BLKNO		0
 #define BFI_CONTENTS_OFFSET	24			/* MAXALIGN(SizeOfPageHeaderData) */
@@ -61,7 +65,8 @@ typedef struct BfiLayer
 	uint64_t	capacity;		/* keys it was planned for */
 	uint8_t		k;				/* hashes per key */
 	uint8_t		pad[7];
-	uint64_t	reserved;
+	uint32_t	full_pages;		/* pages that reached their share (version 2) */
+	uint32_t	reserved;
 } BfiLayer;
 
 /* The metapage's contents, at BFI_CONTENTS_OFFSET of block 0 */
@@ -147,6 +152,7 @@ extern BfiStatus bfi_data_page_check(const uint8_t *page, const BfiLayer *l,
 									 unsigned layer, uint32_t p);
 extern const char *bfi_status_message(BfiStatus st);
 extern uint64_t bfi_page_share(const BfiLayer *l, uint32_t p);
+extern bool bfi_layer_full(const BfiLayer *l);
 extern BfiStatus bfi_plan_layer(const BfiMeta *m, uint64_t capacity, BfiLayer *out);
 extern BfiStatus bfi_add_layer(BfiMeta *m, uint64_t first_capacity);
 extern void bfi_layer_view(const BfiLayer *l, uint64_t nitems, uint8_t *data,

@@ -202,7 +202,7 @@ test_meta_check_rejects(void **state)
 
 	REJECT(BFI_E_MAGIC, m.magic ^= 1);
 	REJECT(BFI_E_MAGIC, m.magic = 0);
-	REJECT(BFI_E_VERSION, m.version = 2);
+	REJECT(BFI_E_VERSION, m.version = 3);
 	REJECT(BFI_E_VERSION, m.version = 0);
 	REJECT(BFI_E_PARAMS, m.flags = 1);
 	REJECT(BFI_E_PARAMS, m.flags = 0x8000);
@@ -227,6 +227,13 @@ test_meta_check_rejects(void **state)
 	REJECT(BFI_E_LAYERS, m.layers[1].k = 0);
 	REJECT(BFI_E_LAYERS, m.layers[0].k = BLOOM_MAX_HASHES + 1);
 	REJECT(BFI_E_LAYERS, m.layers[2].reserved = 1);
+	/* full pages: at most the layer's pages; none in a version 1 metapage */
+	REJECT(BFI_E_LAYERS, m.layers[1].full_pages = m.layers[1].npages + 1);
+	REJECT(BFI_E_LAYERS, m.layers[BFI_MAX_LAYERS - 1].full_pages = 1);
+	REJECT(BFI_E_LAYERS, {
+		m.version = 1;
+		m.layers[0].full_pages = 1;
+	});
 	REJECT(BFI_E_LAYERS, m.layers[1].pad[6] = 1);
 	REJECT(BFI_E_LAYERS, m.layers[0].nblocks = 0);
 	REJECT(BFI_E_LAYERS, m.layers[2].npages += 1);	/* npages mismatch */
@@ -285,6 +292,41 @@ test_meta_check_rejects(void **state)
 	m = good;
 	m.layers[2].nblocks -= BFI_BLOCKS_PER_PAGE - 1;
 	assert_int_equal(bfi_meta_check(&m), BFI_OK);
+	/* full pages up to all of a layer's; 1.7's version 1 without them */
+	m = good;
+	m.layers[2].full_pages = m.layers[2].npages;
+	assert_int_equal(bfi_meta_check(&m), BFI_OK);
+	m = good;
+	m.version = 1;
+	assert_int_equal(bfi_meta_check(&m), BFI_OK);
+}
+
+/*
+ * A layer is full when half its pages (rounded up) reached their share,
+ * never by one page (hash flooding)
+ */
+static void
+test_layer_full(void **state)
+{
+	BfiLayer	l = {0};
+
+	(void) state;
+	l.npages = 8;
+	l.full_pages = 1;
+	assert_false(bfi_layer_full(&l));
+	l.full_pages = 3;
+	assert_false(bfi_layer_full(&l));
+	l.full_pages = 4;
+	assert_true(bfi_layer_full(&l));
+	l.npages = 9;
+	assert_false(bfi_layer_full(&l));
+	l.full_pages = 5;
+	assert_true(bfi_layer_full(&l));
+	l.npages = 1;
+	l.full_pages = 0;
+	assert_false(bfi_layer_full(&l));
+	l.full_pages = 1;
+	assert_true(bfi_layer_full(&l));
 }
 
 /* The metapage as the glue writes it decodes; a page that is not one does not */
@@ -432,6 +474,7 @@ unit_pagefmt_tests(void)
 		cmocka_unit_test(test_meta_chain),
 		cmocka_unit_test(test_meta_limits),
 		cmocka_unit_test(test_meta_check_rejects),
+		cmocka_unit_test(test_layer_full),
 		cmocka_unit_test(test_meta_decode),
 		cmocka_unit_test(test_data_page_check),
 	};

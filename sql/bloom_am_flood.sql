@@ -1,0 +1,182 @@
+-- Hostile keys and roles against the bloomfilter index (hash flooding).
+-- The key hash is public (bloom_key_hash), and so was 1.7's index seed (0):
+-- a role with only INSERT could pick keys that all fall on one page of the
+-- newest layer, and 1.7 added a layer, twice as large, as soon as that one
+-- page reached its share: about 7,000 such rows doubled the index, and 42,000
+-- made it 13 MB where CREATE INDEX on as many ordinary keys gives about
+-- 100 kB.  Now a layer grows when half its pages are full (one page never
+-- makes it grow), and each build draws a secret seed, kept in the metapage
+-- and shown only to roles that may read the indexed column.
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS bloomtype;
+DROP ROLE IF EXISTS bloom_flood_writer;
+RESET client_min_messages;
+CREATE ROLE bloom_flood_writer;
+
+-- n keys of round r whose public hash (seed 0) falls on the first page of
+-- every layer of up to 8 * 2^r pages, as an attacker computes them offline:
+-- unsigned hash < 2^(61 - r), from a range of candidates of the round's own
+CREATE FUNCTION flood_keys(r int, n int) RETURNS SETOF bigint
+LANGUAGE sql AS $$
+  SELECT g FROM generate_series(r::bigint * 100000000, r::bigint * 100000000 + 99999999) g
+   WHERE bloom_key_hash(g, 0) >= 0 AND bloom_key_hash(g, 0) < (1::bigint << (61 - r))
+   LIMIT n
+$$;
+CREATE TABLE flood_keys AS
+  SELECT r, k FROM generate_series(0, 5) r, flood_keys(r, 7000) k;
+SELECT r, count(*) AS keys FROM flood_keys GROUP BY r ORDER BY r;
+
+-- 1. The attack of the review, as an INSERT-only role, against an index
+-- whose seed it knows (WITH (seed = 0), the public seed of 1.7): six rounds
+-- of 7,000 rows, each aimed at the first page of the newest layer
+CREATE TABLE flood_known (k bigint);
+CREATE INDEX flood_known_i ON flood_known USING bloomfilter (k) WITH (seed = 0);
+GRANT INSERT ON flood_known TO bloom_flood_writer;
+GRANT SELECT ON flood_keys TO bloom_flood_writer;
+SET ROLE bloom_flood_writer;
+INSERT INTO flood_known SELECT k FROM flood_keys WHERE r = 0;
+INSERT INTO flood_known SELECT k FROM flood_keys WHERE r = 1;
+INSERT INTO flood_known SELECT k FROM flood_keys WHERE r = 2;
+INSERT INTO flood_known SELECT k FROM flood_keys WHERE r = 3;
+INSERT INTO flood_known SELECT k FROM flood_keys WHERE r = 4;
+INSERT INTO flood_known SELECT k FROM flood_keys WHERE r = 5;
+-- what it can see: the index's size only (no SELECT, no bloom_index_*)
+SELECT pg_relation_size('flood_known_i') > 0 AS sees_size;
+\set VERBOSITY terse
+SELECT bloom_index_filter('flood_known_i') IS NULL;
+SELECT layers FROM bloom_index_info('flood_known_i');
+\set VERBOSITY default
+RESET ROLE;
+
+-- the same number of ordinary keys, indexed by CREATE INDEX and by inserts
+CREATE TABLE flood_plain_built (k bigint);
+INSERT INTO flood_plain_built SELECT generate_series(1, 42000);
+CREATE INDEX flood_plain_built_i ON flood_plain_built USING bloomfilter (k) WITH (seed = 0);
+CREATE TABLE flood_plain_grown (k bigint);
+CREATE INDEX flood_plain_grown_i ON flood_plain_grown USING bloomfilter (k) WITH (seed = 0);
+INSERT INTO flood_plain_grown SELECT generate_series(1, 42000);
+-- 1.7: 13 MB (6 layers); now one layer, no larger than the ordinary keys'
+-- index grown by inserts, and within 4x of the built one (1.7's was 170x)
+SELECT (SELECT layers FROM bloom_index_info('flood_known_i')) AS flooded_layers,
+       (SELECT layers FROM bloom_index_info('flood_plain_grown_i')) AS plain_layers,
+       pg_relation_size('flood_known_i') <= pg_relation_size('flood_plain_grown_i')
+         AS no_larger_than_plain_inserts,
+       pg_relation_size('flood_known_i') <= 4 * pg_relation_size('flood_plain_built_i')
+         AS within_4x_of_plain_build;
+-- no key is lost
+SELECT count(*) FILTER (WHERE NOT bloom_index_contains('flood_known_i', k)) AS false_negatives
+  FROM flood_known;
+-- a build over the chosen rows is not flooded either (1.7: 16.5 MB)
+REINDEX INDEX flood_known_i;
+SELECT layers,
+       pg_relation_size('flood_known_i') <= 4 * pg_relation_size('flood_plain_built_i')
+         AS within_4x_of_plain_build
+  FROM bloom_index_info('flood_known_i');
+SELECT count(*) FILTER (WHERE NOT bloom_index_contains('flood_known_i', k)) AS false_negatives
+  FROM flood_known;
+-- and a filter that cannot grow by one page grows by keys that spread:
+-- 100,000 more ordinary keys make layers
+INSERT INTO flood_known SELECT generate_series(1, 100000);
+SELECT layers > 1 AS grew_for_ordinary_keys FROM bloom_index_info('flood_known_i');
+SELECT count(*) FILTER (WHERE NOT bloom_index_contains('flood_known_i', k)) AS false_negatives
+  FROM flood_known;
+
+-- 2. The same rows against an index with a secret seed (the default): the
+-- keys were chosen for seed 0 and spread; the index keeps its rate for
+-- absent keys (100,000 keys no row has, at most its fpr of 1%)
+CREATE TABLE flood_secret (k bigint);
+CREATE INDEX flood_secret_i ON flood_secret USING bloomfilter (k);
+GRANT INSERT ON flood_secret TO bloom_flood_writer;
+SET ROLE bloom_flood_writer;
+INSERT INTO flood_secret SELECT k FROM flood_keys;
+RESET ROLE;
+SELECT layers,
+       pg_relation_size('flood_secret_i') <= 4 * pg_relation_size('flood_plain_built_i')
+         AS within_4x_of_plain_build
+  FROM bloom_index_info('flood_secret_i');
+SELECT count(*) FILTER (WHERE NOT bloom_index_contains('flood_secret_i', k)) AS false_negatives
+  FROM flood_secret;
+SELECT count(*) FILTER (WHERE bloom_index_contains('flood_secret_i', g)) < 1000 AS rate_under_fpr
+  FROM generate_series(-100000, -1) g;
+
+-- 3. The secret seed.  Its value is in the metapage and in
+-- bloom_index_filter's header (offset 16, little-endian), which takes
+-- SELECT on the column: a role without it reads neither
+CREATE FUNCTION flood_seed(ix regclass) RETURNS bytea
+  LANGUAGE sql AS $$ SELECT substring(bloom_index_filter(ix)::bytea FROM 17 FOR 8) $$;
+CREATE TABLE flood_seeds (k bigint);
+INSERT INTO flood_seeds SELECT generate_series(1, 5000);
+CREATE INDEX flood_seeds_a ON flood_seeds USING bloomfilter (k);
+CREATE INDEX flood_seeds_b ON flood_seeds USING bloomfilter (k);
+CREATE INDEX flood_seeds_42 ON flood_seeds USING bloomfilter (k) WITH (seed = 42);
+SELECT flood_seed('flood_seeds_a') <> '\x0000000000000000' AS a_not_public,
+       flood_seed('flood_seeds_a') <> flood_seed('flood_seeds_b') AS a_b_differ,
+       flood_seed('flood_seeds_42') = '\x2a00000000000000' AS fixed_42;
+SELECT flood_seed('flood_seeds_a') AS a_seed, flood_seed('flood_seeds_42') AS s42_seed \gset
+-- REINDEX draws a new one (a fixed seed stays); every key still answers
+REINDEX TABLE flood_seeds;
+SELECT flood_seed('flood_seeds_a') <> :'a_seed' AS a_reseeded,
+       flood_seed('flood_seeds_42') = :'s42_seed' AS s42_kept;
+SELECT count(*) FILTER (WHERE NOT bloom_index_contains('flood_seeds_a', k)) AS a_missing,
+       count(*) FILTER (WHERE NOT bloom_index_contains('flood_seeds_42', k)) AS s42_missing
+  FROM flood_seeds;
+-- rows inserted in a transaction that then rebuilds the index: the build
+-- has them (the pending keys hashed with the old seed are not written)
+BEGIN;
+INSERT INTO flood_seeds SELECT generate_series(5001, 6000);
+SELECT count(*) FILTER (WHERE NOT bloom_index_contains('flood_seeds_a', k)) AS missing_before
+  FROM flood_seeds;
+INSERT INTO flood_seeds SELECT generate_series(6001, 7000);
+REINDEX INDEX flood_seeds_a;
+INSERT INTO flood_seeds SELECT generate_series(7001, 8000);
+SELECT count(*) FILTER (WHERE NOT bloom_index_contains('flood_seeds_a', k)) AS missing_after
+  FROM flood_seeds;
+COMMIT;
+SELECT count(*) FILTER (WHERE NOT bloom_index_contains('flood_seeds_a', k)) AS missing_committed
+  FROM flood_seeds;
+-- a role with INSERT only: no filter, no seed
+GRANT INSERT ON flood_seeds TO bloom_flood_writer;
+SET ROLE bloom_flood_writer;
+\set VERBOSITY terse
+SELECT flood_seed('flood_seeds_a');
+\set VERBOSITY default
+RESET ROLE;
+
+-- 4. Partitions: the partitions' indexes of one partitioned index share a
+-- seed (drawn once), so that bloom_index_filter unites them; a partition
+-- made later takes it too.  An attached partition keeps its own index and
+-- seed: probes hash per partition; a union of different seeds is refused.
+CREATE TABLE flood_part (k bigint) PARTITION BY RANGE (k);
+CREATE TABLE flood_part_1 PARTITION OF flood_part FOR VALUES FROM (0) TO (1000);
+CREATE TABLE flood_part_2 PARTITION OF flood_part FOR VALUES FROM (1000) TO (2000);
+INSERT INTO flood_part SELECT generate_series(0, 1999);
+CREATE INDEX flood_part_i ON flood_part USING bloomfilter (k);
+CREATE TABLE flood_part_3 PARTITION OF flood_part FOR VALUES FROM (2000) TO (3000);
+INSERT INTO flood_part SELECT generate_series(2000, 2999);
+SELECT count(DISTINCT flood_seed(relid)) AS seeds, count(*) AS partitions,
+       bool_and(flood_seed(relid) <> '\x0000000000000000') AS not_public
+  FROM pg_partition_tree('flood_part_i') WHERE isleaf;
+SELECT bloom_index_filter('flood_part_i') IS NOT NULL AS united;
+CREATE TABLE flood_part_4 (k bigint);
+INSERT INTO flood_part_4 SELECT generate_series(3000, 3999);
+CREATE INDEX flood_part_4_i ON flood_part_4 USING bloomfilter (k);
+ALTER TABLE flood_part ATTACH PARTITION flood_part_4 FOR VALUES FROM (3000) TO (4000);
+SELECT count(DISTINCT flood_seed(relid)) AS seeds
+  FROM pg_partition_tree('flood_part_i') WHERE isleaf;
+SELECT count(*) FILTER (WHERE NOT bloom_index_contains('flood_part_i', k)) AS missing,
+       (SELECT bool_and(a) FROM unnest(bloom_index_contains_each('flood_part_i',
+                                 ARRAY[0, 1500, 2500, 3500, 3999])) a) AS each_found
+  FROM flood_part;
+SELECT bloom_index_filter('flood_part_i') IS NOT NULL;
+-- REINDEX of the attached partition's index takes the others' seed
+REINDEX INDEX flood_part_4_i;
+SELECT count(DISTINCT flood_seed(relid)) AS seeds
+  FROM pg_partition_tree('flood_part_i') WHERE isleaf;
+SELECT count(*) FILTER (WHERE NOT bloom_index_contains('flood_part_i', k)) AS missing
+  FROM flood_part;
+
+DROP TABLE flood_known, flood_plain_built, flood_plain_grown, flood_secret,
+  flood_seeds, flood_part, flood_keys;
+DROP FUNCTION flood_keys(int, int);
+DROP FUNCTION flood_seed(regclass);
+DROP ROLE bloom_flood_writer;
