@@ -175,6 +175,13 @@ SELECT count(DISTINCT flood_seed(relid)) AS seeds
 SELECT count(*) FILTER (WHERE NOT bloom_index_contains('flood_part_i', k)) AS missing
   FROM flood_part;
 
+-- 5. bloomtype.layer_cache (copies kept across transactions) is set by
+-- superusers only: an ordinary role cannot make its backend keep more
+SET ROLE bloom_flood_writer;
+SET bloomtype.layer_cache = '2000GB';
+SHOW bloomtype.layer_cache;
+RESET ROLE;
+
 DROP TABLE flood_known, flood_plain_built, flood_plain_grown, flood_secret,
   flood_seeds, flood_part, flood_keys;
 DROP FUNCTION flood_keys(int, int);

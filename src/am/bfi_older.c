@@ -46,7 +46,11 @@
 #include "utils/inval.h"
 #include "utils/memutils.h"
 
-/* bloomtype.layer_cache: kilobytes of older layers a backend may copy */
+/*
+ * bloomtype.layer_cache: kilobytes of older layers a backend may copy,
+ * kept across transactions: superusers only (PGC_SUSET), since a role
+ * could otherwise make its backend keep gigabytes
+ */
 static int	layer_cache_kb = 32 * 1024;
 
 typedef struct OlderCopy
@@ -95,7 +99,7 @@ bfi_older_init(void)
 							"An insert asks the copy, not the pages, whether an older layer holds a key. 0 keeps no copy.",
 							&layer_cache_kb,
 							32 * 1024, 0, MAX_KILOBYTES,
-							PGC_USERSET, GUC_UNIT_KB,
+							PGC_SUSET, GUC_UNIT_KB,
 							NULL, NULL, NULL);
 	MarkGUCPrefixReserved("bloomtype");
 }
