@@ -169,34 +169,53 @@ rls:
 }
 
 
-/* The child indexes of partitioned index indexoid, and the table of each */
+static int
+child_cmp(const void *a, const void *b)
+{
+	Oid			x = ((const BfiChildIndex *) a)->heap;
+	Oid			y = ((const BfiChildIndex *) b)->heap;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The child indexes of partitioned index indexoid, and the table of each,
+ * sorted by table: a lookup a partition costs a binary search, not a walk
+ * of every child (a table of many thousand partitions)
+ */
 void
 bfi_load_children(BfiChildIndexes *ci, Oid indexoid)
 {
-	int			j = 0;
+	List	   *oids = find_inheritance_children(indexoid, NoLock);
 	ListCell   *lc;
 
-	ci->oids = find_inheritance_children(indexoid, NoLock);
-	ci->heaps = palloc_array(Oid, Max(list_length(ci->oids), 1));
-	foreach(lc, ci->oids)
-		ci->heaps[j++] = IndexGetRelation(lfirst_oid(lc), true);
+	ci->n = 0;
+	ci->children = palloc_array(BfiChildIndex, Max(list_length(oids), 1));
+	foreach(lc, oids)
+	{
+		CHECK_FOR_INTERRUPTS();
+		ci->children[ci->n].index = lfirst_oid(lc);
+		ci->children[ci->n++].heap = IndexGetRelation(lfirst_oid(lc), true);
+	}
+	qsort(ci->children, ci->n, sizeof(BfiChildIndex), child_cmp);
+	list_free(oids);
 }
 
 /* The child index on partition partoid, or InvalidOid when it has none */
 Oid
 bfi_child_lookup(const BfiChildIndexes *ci, Oid partoid)
 {
-	for (int j = 0; j < list_length(ci->oids); j++)
-		if (ci->heaps[j] == partoid)
-			return list_nth_oid(ci->oids, j);
-	return InvalidOid;
+	BfiChildIndex key = {.heap = partoid};
+	BfiChildIndex *found = bsearch(&key, ci->children, ci->n,
+								   sizeof(BfiChildIndex), child_cmp);
+
+	return found != NULL ? found->index : InvalidOid;
 }
 
 void
 bfi_free_children(BfiChildIndexes *ci)
 {
-	list_free(ci->oids);
-	pfree(ci->heaps);
+	pfree(ci->children);
 }
 
 /*
@@ -226,12 +245,15 @@ add_partitions(List *targets, Oid indexoid, Oid heapoid)
 	PartitionDesc pd = RelationGetPartitionDesc(heap, true);
 	BfiChildIndexes ci;
 
+	/* sub-partitions recurse: a deep tree is an ERROR, not a crash */
+	check_stack_depth();
 	bfi_load_children(&ci, indexoid);
 	for (int i = 0; i < pd->nparts; i++)
 	{
 		Oid			child = bfi_child_lookup(&ci, pd->oids[i]);
 		BfiTarget  *t;
 
+		CHECK_FOR_INTERRUPTS();
 		if (!OidIsValid(child))
 			bfi_no_child_index(pd->oids[i], heapoid);
 		t = palloc0_object(BfiTarget);

@@ -45,6 +45,7 @@
 
 #include "access/table.h"
 #include "common/int.h"
+#include "miscadmin.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
 #include "nodes/parsenodes.h"
@@ -298,6 +299,7 @@ bfi_route_node(Relation index, Oid heapoid, BfiTargets *out)
 	}
 	for (int i = 0; i < pd->nparts; i++)
 	{
+		CHECK_FOR_INTERRUPTS();
 		node->parts[i].heapoid = pd->oids[i];
 		node->parts[i].indexoid = bfi_child_lookup(&ci, pd->oids[i]);
 		node->parts[i].is_leaf = pd->is_leaf[i];
@@ -322,6 +324,9 @@ collect_part(BfiRouteNode *node, int i, const BloomKeyInfo *ki,
 {
 	RoutePart  *p = &node->parts[i];
 
+	/* sub-partitions recurse: a deep tree is an ERROR, not a crash */
+	check_stack_depth();
+	CHECK_FOR_INTERRUPTS();
 	if (!OidIsValid(p->indexoid))
 		bfi_no_child_index(p->heapoid, node->heapoid);
 	if ((p->is_leaf && p->leaf == NULL) || (!p->is_leaf && p->sub == NULL))

@@ -175,11 +175,17 @@ extern BfiTarget *bfi_open_partition(Oid indexoid);
 extern List *bfi_open_targets(Oid indexoid, BfiCaller caller);
 extern void bfi_close_targets(List *targets);
 
-/* The child indexes of a partitioned index, with their tables */
+/* The child indexes of a partitioned index, by their tables' OIDs */
+typedef struct BfiChildIndex
+{
+	Oid			heap;			/* the table of each, looked up once */
+	Oid			index;
+} BfiChildIndex;
+
 typedef struct BfiChildIndexes
 {
-	List	   *oids;
-	Oid		   *heaps;			/* the table of each, looked up once */
+	int			n;
+	BfiChildIndex *children;	/* sorted by heap, for bfi_child_lookup */
 } BfiChildIndexes;
 
 extern void bfi_load_children(BfiChildIndexes *ci, Oid indexoid);

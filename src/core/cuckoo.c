@@ -100,6 +100,10 @@ ck_place(CuckooFilter *f, CuckooSub *s, uint64_t B1, uint64_t v, uint64_t rng,
 	{
 		unsigned	victim = (unsigned) (ck_rand(&rng) % b);
 
+		/* up to 65,535 kicks a key: a walk can be cancelled */
+		if ((n & 4095) == 4095)
+			bloom_cancel_check(bloom_alloc_cancel(a));
+
 		path[n].bucket = B;
 		path[n].slot = victim;
 		path[n].old = ck_get(s, b, B, victim);
