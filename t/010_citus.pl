@@ -244,8 +244,10 @@ for my $agg ('bloom_agg(bigint,bigint,double precision)',
 }
 
 # 6. an index on a distributed table: one per shard; read on the
-# coordinator it is refused, and the hinted query asks the shards
-sql('CREATE INDEX ti ON t USING bloomfilter (id)');
+# coordinator it is refused, and the hinted query asks the shards (the
+# shards' indexes are built one by one: they share a seed, and their
+# filters unite, only with the seed option)
+sql('CREATE INDEX ti ON t USING bloomfilter (id) WITH (seed = 0)');
 is(sql(q{SELECT count(*) FROM run_command_on_shards('t',
 	$$SELECT to_regclass('ti_' || substring('%s' from '_([0-9]+)$')) IS NOT NULL$$) WHERE result = 't'}),
 	'16', 'CREATE INDEX on a distributed table makes one index per shard');
@@ -279,6 +281,21 @@ is(sql(q{SELECT count(*) FROM generate_series(1, 20000) k
 	WHERE NOT bloom_contains((SELECT bloom_union_agg(result::bloomfilter) FROM run_command_on_shards('t',
 	  $$SELECT bloom_index_filter(('ti_' || substring('%s' from '_([0-9]+)$'))::regclass)$$)), k)}),
 	'0', 'the union of the shards\' index filters holds every key of the table');
+
+# a table and an index whose names hold quotes and "$$": the hint's query
+# still runs as given (the shards' command is a quoted literal)
+sql(q{CREATE TABLE "t$$'x" (id bigint)});
+sql(q{SELECT create_distributed_table('"t$$''x"', 'id', shard_count => 4)});
+sql(q{INSERT INTO "t$$'x" SELECT generate_series(1, 1000)});
+sql(q{CREATE INDEX "i$$'x" ON "t$$'x" USING bloomfilter (id)});
+{
+	my ($rc, $out, $err) = $coord->psql('postgres',
+		q{SELECT bloom_index_contains('"i$$''x"', 5::bigint)});
+	my ($q) = $err =~ /for example: (.*)$/m;
+	$q //= 'SELECT NULL';
+	$q =~ s/\bKEY\b/500::bigint/;
+	is(sql($q), 't', 'the hint for an index named with quotes and $$ runs as given');
+}
 
 # 7. Citus #4043: EXPLAIN ANALYZE of a pushed-down custom aggregate fails
 my ($rc, $out, $err) = $coord->psql('postgres',

@@ -79,16 +79,19 @@ bfi_citus_table_error(BfiTarget *t, BfiCaller caller)
 	shard_index = psprintf("(quote_ident(%s) || '.' || quote_ident(%s || substring('%%s' from '_([0-9]+)\"?$')))::regclass",
 						   quote_literal_cstr(nsp),
 						   quote_literal_cstr(psprintf("%s_", ix)));
+	/* the command as a quoted literal: a name may hold quotes or "$$" */
 	if (caller == BFI_CALLER_FILTER)
-		ask = psprintf("SELECT bloom_union_agg(result::bloomfilter) FROM run_command_on_shards(%s, $$SELECT bloom_index_filter(%s)$$);",
-					   table, shard_index);
+		ask = psprintf("SELECT bloom_union_agg(result::bloomfilter) FROM run_command_on_shards(%s, %s);",
+					   table, quote_literal_cstr(psprintf("SELECT bloom_index_filter(%s)",
+														  shard_index)));
 	else if (caller == BFI_CALLER_CONTAINS)
-		ask = psprintf("SELECT bool_or(result::boolean) FROM run_command_on_shards(%s, $$SELECT bloom_index_contains(%s, KEY)$$);",
-					   table, shard_index);
+		ask = psprintf("SELECT bool_or(result::boolean) FROM run_command_on_shards(%s, %s);",
+					   table, quote_literal_cstr(psprintf("SELECT bloom_index_contains(%s, KEY)",
+														  shard_index)));
 	else
-		ask = psprintf("SELECT shardid, result FROM run_command_on_shards(%s, $$SELECT %s(%s%s)$$);",
-					   table, name, shard_index,
-					   caller == BFI_CALLER_CONTAINS_EACH ? ", KEYS" : "");
+		ask = psprintf("SELECT shardid, result FROM run_command_on_shards(%s, %s);",
+					   table, quote_literal_cstr(psprintf("SELECT %s(%s%s)", name, shard_index,
+														  caller == BFI_CALLER_CONTAINS_EACH ? ", KEYS" : "")));
 	ereport(ERROR,
 			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 			 errmsg("%s cannot read index \"%s\": table \"%s\" is a Citus table",
