@@ -134,6 +134,26 @@ SELECT count(*) FILTER (WHERE NOT bloom_index_contains('flood_seeds_a', k)) AS m
 COMMIT;
 SELECT count(*) FILTER (WHERE NOT bloom_index_contains('flood_seeds_a', k)) AS missing_committed
   FROM flood_seeds;
+-- a TRUNCATE (a new file, a new seed) rolled back to a savepoint: the
+-- keys written after it are hashed with the seed of the file that is back
+CREATE TABLE flood_sp (k bigint);
+INSERT INTO flood_sp SELECT generate_series(1, 100);
+CREATE INDEX flood_sp_i ON flood_sp USING bloomfilter (k);
+BEGIN;
+SAVEPOINT a;
+TRUNCATE flood_sp;
+INSERT INTO flood_sp VALUES (1001);
+ROLLBACK TO a;
+SET LOCAL work_mem = '8MB';
+INSERT INTO flood_sp SELECT generate_series(2001, 2100);
+SELECT count(*) FILTER (WHERE NOT bloom_index_contains('flood_sp_i', k)) AS missing_in_xact
+  FROM flood_sp;
+INSERT INTO flood_sp SELECT generate_series(3001, 3100);
+COMMIT;
+SELECT count(*) AS rows,
+       count(*) FILTER (WHERE NOT bloom_index_contains('flood_sp_i', k)) AS missing
+  FROM flood_sp;
+DROP TABLE flood_sp;
 -- a role with INSERT only: no filter, no seed
 GRANT INSERT ON flood_seeds TO bloom_flood_writer;
 SET ROLE bloom_flood_writer;

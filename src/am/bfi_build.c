@@ -18,6 +18,8 @@
  */
 #include "bfindex.h"
 
+#include "access/relation.h"
+#include "access/table.h"
 #include "access/tableam.h"
 #include "access/xloginsert.h"
 #include "catalog/index.h"
@@ -26,9 +28,11 @@
 #include "catalog/pg_inherits.h"
 #include "catalog/pg_collation.h"
 #include "miscadmin.h"
+#include "storage/lmgr.h"
 #include "storage/smgr.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/relcache.h"
 
 #include <math.h>
 
@@ -245,31 +249,25 @@ write_index(Relation index, BuildState *st)
 }
 
 /*
- * The seed of another partition's index under the same partitioned index,
- * into *seed: partitions that share a seed (and a size) unite into one
- * filter (bloom_index_filter of the partitioned index)
+ * The seed of index oid (another than index), into *seed, when it is a
+ * bloomfilter index with pages that no one holds exclusively: a lock it
+ * cannot have at once is skipped (two rebuilds of sibling partitions must
+ * not wait for each other), and is held only while the metapage is read
  */
 static bool
-partition_seed(Relation index, uint64 *seed)
+seed_of(Relation index, Oid oid, uint64 *seed)
 {
-	List	   *ancestors = get_partition_ancestors(RelationGetRelid(index));
-	List	   *tree;
-	ListCell   *lc;
+	Relation	other;
 	bool		found = false;
 
-	if (ancestors == NIL)
+	if (oid == RelationGetRelid(index) || get_rel_relkind(oid) != RELKIND_INDEX ||
+		!ConditionalLockRelationOid(oid, AccessShareLock))
 		return false;
-	tree = find_all_inheritors(llast_oid(ancestors), AccessShareLock, NULL);
-	foreach(lc, tree)
+	other = try_relation_open(oid, NoLock);
+	if (other != NULL)
 	{
-		Oid			oid = lfirst_oid(lc);
-		Relation	other;
-
-		CHECK_FOR_INTERRUPTS();
-		if (oid == RelationGetRelid(index) || get_rel_relkind(oid) != RELKIND_INDEX)
-			continue;
-		other = index_open(oid, AccessShareLock);
-		if (other->rd_rel->relam == index->rd_rel->relam &&
+		if (other->rd_rel->relkind == RELKIND_INDEX &&
+			other->rd_rel->relam == index->rd_rel->relam &&
 			RelationGetNumberOfBlocks(other) > 0)
 		{
 			BfiMeta		m;
@@ -278,11 +276,54 @@ partition_seed(Relation index, uint64 *seed)
 			*seed = m.seed;
 			found = true;
 		}
-		index_close(other, AccessShareLock);
-		if (found)
-			break;
+		relation_close(other, NoLock);
 	}
+	UnlockRelationOid(oid, AccessShareLock);
 	return found;
+}
+
+/*
+ * The seed of another partition's index under the same partitioned index,
+ * into *seed: partitions that share a seed (and a size) unite into one
+ * filter (bloom_index_filter of the partitioned index).  The index of a
+ * partition's table that is not attached yet (REINDEX CONCURRENTLY builds
+ * its copy before it swaps it in) takes the seed of the table's attached
+ * bloomfilter index, the one it replaces.
+ */
+static bool
+partition_seed(Relation index, uint64 *seed)
+{
+	ListCell   *lc;
+
+	if (index->rd_rel->relispartition)
+	{
+		List	   *ancestors = get_partition_ancestors(RelationGetRelid(index));
+
+		if (ancestors == NIL)
+			return false;
+		foreach(lc, find_all_inheritors(llast_oid(ancestors), NoLock, NULL))
+		{
+			CHECK_FOR_INTERRUPTS();
+			if (seed_of(index, lfirst_oid(lc), seed))
+				return true;
+		}
+		return false;
+	}
+	else
+	{
+		Relation	heap = table_open(index->rd_index->indrelid, NoLock);
+		List	   *indexes = heap->rd_rel->relispartition ? RelationGetIndexList(heap) : NIL;
+
+		table_close(heap, NoLock);
+		foreach(lc, indexes)
+		{
+			Oid			oid = lfirst_oid(lc);
+
+			if (get_rel_relispartition(oid) && seed_of(index, oid, seed))
+				return true;
+		}
+		return false;
+	}
 }
 
 /*
@@ -304,7 +345,7 @@ index_seed(Relation index, const BfiOptions *o)
 
 	if (o->seed >= 0)
 		return (uint64) o->seed;
-	if (index->rd_rel->relispartition && partition_seed(index, &seed))
+	if (partition_seed(index, &seed))
 		return seed;
 	if (!pg_strong_random(&seed, sizeof(seed)))
 		ereport(ERROR,
@@ -315,15 +356,18 @@ index_seed(Relation index, const BfiOptions *o)
 	return seed;
 }
 
-/* The metapage of a new index: its options, seed and column's key class */
+/*
+ * The metapage of a new index: its options, seed (*seed, or one chosen by
+ * index_seed) and column's key class
+ */
 static void
-init_meta(Relation index, BfiMeta *m, BfiCache *c)
+init_meta(Relation index, BfiMeta *m, BfiCache *c, const uint64 *seed)
 {
 	BfiOptions	defaults;
 	const BfiOptions *o = bfi_index_options(index, &defaults);
 
 	bfi_meta_init(m, o->fpr, o->expansion, o->min_capacity, o->min_pages);
-	m->seed = index_seed(index, o);
+	m->seed = seed != NULL ? *seed : index_seed(index, o);
 	m->key_class = c->key->key_class;
 	m->key_type = c->key->key_type;
 	m->key_typid = c->key->typid;
@@ -350,7 +394,7 @@ bfi_build(Relation heap, Relation index, IndexInfo *indexInfo)
 		/* a new file (TRUNCATE, REINDEX): forget what the old one had */
 		c->known_nblocks = 0;
 		st.key = c->key;
-		init_meta(index, &st.meta, c);
+		init_meta(index, &st.meta, c, NULL);
 	}
 	st.heap_nblocks = RelationGetNumberOfBlocks(heap);
 	st.limit = Max((uint64) maintenance_work_mem * 1024 / sizeof(uint64), 65536);
@@ -377,8 +421,11 @@ bfi_buildempty(Relation index)
 {
 	PGAlignedBlock page;
 	BfiMeta		m;
+	BfiMeta		main;
 
-	init_meta(index, &m, bfi_cache(index));
+	/* the main fork's seed (ambuild ran first): a crash reset keeps it */
+	bfi_meta_for_index(index, &main);
+	init_meta(index, &m, bfi_cache(index), &main.seed);
 	bfi_init_meta_page(page.data, &m);
 	PageSetChecksumInplace(page.data, BFI_META_BLKNO);
 	smgrwrite(RelationGetSmgr(index), INIT_FORKNUM, BFI_META_BLKNO, page.data, true);

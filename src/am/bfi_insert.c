@@ -165,6 +165,7 @@ bfi_insert_keys(Relation index, BfiCache *c, uint64 *h, uint32 n)
 		bool		at_share = false;
 		bool		layer_full;
 		uint32		reached = 0;	/* pages that reached their share */
+		bool		recount = false;	/* one reached 2, 3, ... shares */
 		Buffer		next;
 
 		bfi_meta_for_index(index, &c->meta);
@@ -210,6 +211,8 @@ bfi_insert_keys(Relation index, BfiCache *c, uint64 *h, uint32 n)
 						reached++;
 						at_share = true;
 					}
+					else if (bfi_write_nitems(w) % share == 0)
+						recount = true;
 					full = any_full = may_grow;
 				}
 			}
@@ -220,6 +223,8 @@ bfi_insert_keys(Relation index, BfiCache *c, uint64 *h, uint32 n)
 		n = left;
 		layer_full = reached > 0 ? bfi_count_full_pages(index, layer, reached) :
 			bfi_layer_full(l);
+		if (!layer_full && recount)
+			layer_full = bfi_recount_full_pages(index, c, layer);
 		if (!any_full)
 			break;
 		if (!layer_full)

@@ -270,8 +270,9 @@ bfi_grow(Relation index, BfiCache *c, unsigned nlayers, bool wait, bool warn)
  * once: the writer that made its count equal its share), under the growth
  * lock, so that a concurrent growth neither loses the count nor is lost.
  * True when the layer is full (bfi_layer_full), or is no longer the newest
- * (the caller's growth then finds the layer added).  A count lost to a
- * crash between the page's record and this one delays growth by a page.
+ * (the caller's growth then finds the layer added).  A count lost between
+ * the page's record and this one (a cancel, an error, a crash) is found
+ * again by bfi_recount_full_pages.
  */
 bool
 bfi_count_full_pages(Relation index, unsigned layer, uint32 nfull)
@@ -289,6 +290,53 @@ bfi_count_full_pages(Relation index, unsigned layer, uint32 nfull)
 	m.layers[layer].full_pages = Min(m.layers[layer].full_pages + nfull,
 									 m.layers[layer].npages);
 	write_meta(index, &m);
+	full = bfi_layer_full(&m.layers[layer]);
+	UnlockPage(index, BFI_META_BLKNO, ExclusiveLock);
+	return full;
+}
+
+/*
+ * Counts again the pages of layer (the newest) that hold their share, and
+ * keeps the larger of that and the metapage's count: a count lost before
+ * it reached the metapage (bfi_count_full_pages) would otherwise keep a
+ * layer from ever being full.  The caller asks when a page it wrote
+ * reached another multiple of its share (2, 3, ... shares), so a recount
+ * of the layer's pages comes at most once a share of keys.  True when the
+ * layer is full or no longer the newest.
+ */
+bool
+bfi_recount_full_pages(Relation index, BfiCache *c, unsigned layer)
+{
+	BfiMeta		m;
+	BfiCache	read = *c;
+	uint32		nfull = 0;
+	bool		full;
+
+	LockPage(index, BFI_META_BLKNO, ExclusiveLock);
+	bfi_meta_for_index(index, &m);
+	if (layer + 1 != m.nlayers)
+	{
+		UnlockPage(index, BFI_META_BLKNO, ExclusiveLock);
+		return true;
+	}
+	read.meta = m;
+	for (uint32 p = 0; p < m.layers[layer].npages; p++)
+	{
+		Buffer		buf;
+		Page		page = bfi_read_data_page(index, &read, layer, p, &buf);
+
+		CHECK_FOR_INTERRUPTS();
+		if (page == NULL)
+			continue;
+		if (bfi_opaque(page)->nitems >= bfi_page_share(&m.layers[layer], p))
+			nfull++;
+		UnlockReleaseBuffer(buf);
+	}
+	if (nfull > m.layers[layer].full_pages)
+	{
+		m.layers[layer].full_pages = nfull;
+		write_meta(index, &m);
+	}
 	full = bfi_layer_full(&m.layers[layer]);
 	UnlockPage(index, BFI_META_BLKNO, ExclusiveLock);
 	return full;

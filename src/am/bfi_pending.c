@@ -168,8 +168,10 @@ flush_entry(Relation index, BfiPending *e)
 	bfi_meta_for_index(index, &c.meta);
 	if (c.meta.seed != e->seed)
 	{
+		/* and the keys to come are hashed with the file's seed */
 		e->n = 0;
 		e->relnumber = BT_REL_FILENUMBER(index);
+		e->seed = c.meta.seed;
 		return;
 	}
 	h = palloc(sizeof(uint64) * e->n);
