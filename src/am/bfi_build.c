@@ -83,7 +83,8 @@ add_layer(Relation index, BuildState *st)
 
 /*
  * Adds h as an insert would: unless an older layer may hold it; pages past
- * their share take keys on until the layer is full (bfi_layer_full)
+ * their mark (bfi_page_mark) take keys on until the layer is full
+ * (bfi_layer_full)
  */
 static void
 build_add(Relation index, BuildState *st, uint64 h)
@@ -101,8 +102,8 @@ build_add(Relation index, BuildState *st, uint64 h)
 	if (!bloom_block_set(st->bits[n] + j * BLOOM_BLOCK_BYTES, l->k, h))
 		return;
 	p = (uint32) (j / BFI_BLOCKS_PER_PAGE);
-	/* a page that reaches its share is counted; half of them fill the layer */
-	if (++st->counts[n][p] == bfi_page_share(l, p) && l->full_pages < l->npages)
+	/* a page that reaches its mark is counted; half of them fill the layer */
+	if (++st->counts[n][p] == bfi_page_mark(l, p) && l->full_pages < l->npages)
 	{
 		l->full_pages++;
 		if (bfi_layer_full(l) && n + 1 < BFI_MAX_LAYERS)

@@ -266,8 +266,8 @@ bfi_grow(Relation index, BfiCache *c, unsigned nlayers, bool wait, bool warn)
 }
 
 /*
- * Counts nfull more pages of layer that reached their share (each page
- * once: the writer that made its count equal its share), under the growth
+ * Counts nfull more pages of layer that reached their mark (each page
+ * once: the writer that made its count equal its mark), under the growth
  * lock, so that a concurrent growth neither loses the count nor is lost.
  * True when the layer is full (bfi_layer_full), or is no longer the newest
  * (the caller's growth then finds the layer added).  A count lost between
@@ -296,13 +296,15 @@ bfi_count_full_pages(Relation index, unsigned layer, uint32 nfull)
 }
 
 /*
- * Counts again the pages of layer (the newest) that hold their share, and
- * keeps the larger of that and the metapage's count: a count lost before
- * it reached the metapage (bfi_count_full_pages) would otherwise keep a
- * layer from ever being full.  The caller asks when a page it wrote
- * reached another multiple of its share (2, 3, ... shares), so a recount
- * of the layer's pages comes at most once a share of keys.  True when the
- * layer is full or no longer the newest.
+ * Counts again the pages of layer (the newest) that reached their mark,
+ * and keeps the larger of that and the metapage's count: the pages other
+ * writers filled and have not counted yet, and a count lost before it
+ * reached the metapage (bfi_count_full_pages, to a cancel, an error or a
+ * crash), which would otherwise keep a layer from ever being full.  A
+ * version 1 metapage (1.7: no pages counted) is counted and written as
+ * version 2.  The caller asks only as often as it has keys to write (at
+ * most a page read a key).  True when the layer is full or no longer the
+ * newest.
  */
 bool
 bfi_recount_full_pages(Relation index, BfiCache *c, unsigned layer)
@@ -328,11 +330,11 @@ bfi_recount_full_pages(Relation index, BfiCache *c, unsigned layer)
 		CHECK_FOR_INTERRUPTS();
 		if (page == NULL)
 			continue;
-		if (bfi_opaque(page)->nitems >= bfi_page_share(&m.layers[layer], p))
+		if (bfi_opaque(page)->nitems >= bfi_page_mark(&m.layers[layer], p))
 			nfull++;
 		UnlockReleaseBuffer(buf);
 	}
-	if (nfull > m.layers[layer].full_pages)
+	if (nfull > m.layers[layer].full_pages || m.version != BFI_VERSION)
 	{
 		m.layers[layer].full_pages = nfull;
 		write_meta(index, &m);

@@ -482,7 +482,7 @@ bf_window_agg_trans(FunctionCallInfo fcinfo, BloomKeyEnc enc)
 																	Int32GetDatum(window)));
 	}
 	else
-		v = (struct varlena *) PG_GETARG_POINTER(0);
+		v = bt_plain_state(PG_GETARG_DATUM(0)); /* a state of any origin */
 	bf_decode_or_error(v, &f);
 	require_windowed(&f, "bloom_agg");
 	if (f.slice_usec != slice || f.window != (uint32) window ||

@@ -163,8 +163,7 @@ bfi_status_message(BfiStatus st)
 
 /*
  * The keys page p of layer l is planned for: the layer's capacity in
- * proportion to the page's blocks, rounded up.  A page that reaches it
- * counts as full (bfi_layer_full) and takes keys on.
+ * proportion to the page's blocks, rounded up.
  */
 uint64_t
 bfi_page_share(const BfiLayer *l, uint32_t p)
@@ -176,9 +175,25 @@ bfi_page_share(const BfiLayer *l, uint32_t p)
 }
 
 /*
+ * The count at which page p of layer l counts as full (bfi_layer_full):
+ * fifteen sixteenths of its share, rounded up.  A full page takes keys on
+ * until its layer is full.
+ */
+uint64_t
+bfi_page_mark(const BfiLayer *l, uint32_t p)
+{
+	uint64_t	share = bfi_page_share(l, p);
+
+	return share - share / 16;
+}
+
+/*
  * Whether layer l is full: half its pages (rounded up) reached their
- * share.  Keys spread evenly over pages, so the median page reaches its
- * share when the layer holds about its capacity; one page cannot make a
+ * mark (bfi_page_mark).  Keys spread evenly over pages, so the median page
+ * reaches its mark when the layer holds about fifteen sixteenths of its
+ * capacity (the pages above the median are then a little fuller, and the
+ * layer stays under its planned rate, as 1.7's first full page left it at
+ * about 96%); one page cannot make a
  * layer full, so keys chosen to fall on a few pages (the hash and its seed
  * are public) fill those pages and no more: the index grows only by half a
  * layer's capacity of keys that reach different pages (as Gerbet, Kumar and

@@ -152,6 +152,7 @@ extern BfiStatus bfi_data_page_check(const uint8_t *page, const BfiLayer *l,
 									 unsigned layer, uint32_t p);
 extern const char *bfi_status_message(BfiStatus st);
 extern uint64_t bfi_page_share(const BfiLayer *l, uint32_t p);
+extern uint64_t bfi_page_mark(const BfiLayer *l, uint32_t p);
 extern bool bfi_layer_full(const BfiLayer *l);
 extern BfiStatus bfi_plan_layer(const BfiMeta *m, uint64_t capacity, BfiLayer *out);
 extern BfiStatus bfi_add_layer(BfiMeta *m, uint64_t first_capacity);

@@ -10,11 +10,23 @@
  */
 #include "bloomtype.h"
 
+#include "utils/memutils.h"
+
 /* A varlena of size data bytes in cxt (values reach 512 MB: huge) */
 struct varlena *
 bt_new_varlena(size_t size, MemoryContext cxt)
 {
-	struct varlena *v = MemoryContextAllocHuge(cxt, VARHDRSZ + size);
+	struct varlena *v;
+
+	/* a varlena's length has 30 bits: past MaxAllocSize it would wrap */
+	if (size > MaxAllocSize - VARHDRSZ)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("a filter value of %zu bytes is too large", size),
+				 errdetail("A value holds at most %zu bytes.",
+						   (size_t) (MaxAllocSize - VARHDRSZ)),
+				 errhint("Ask for a smaller capacity or a higher false-positive rate.")));
+	v = MemoryContextAllocHuge(cxt, VARHDRSZ + size);
 
 	SET_VARSIZE(v, VARHDRSZ + size);
 	return v;

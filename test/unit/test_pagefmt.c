@@ -327,6 +327,19 @@ test_layer_full(void **state)
 	assert_false(bfi_layer_full(&l));
 	l.full_pages = 1;
 	assert_true(bfi_layer_full(&l));
+
+	/* a page counts as full at 15/16 of its share, never below one key */
+	l.nblocks = BFI_BLOCKS_PER_PAGE;
+	l.npages = 1;
+	l.capacity = 1;
+	assert_int_equal(bfi_page_mark(&l, 0), 1);
+	l.capacity = 16;
+	assert_int_equal(bfi_page_mark(&l, 0), 15);
+	l.capacity = 6400;
+	assert_int_equal(bfi_page_mark(&l, 0), 6000);
+	l.capacity = 6401;
+	assert_int_equal(bfi_page_share(&l, 0), 6401);
+	assert_int_equal(bfi_page_mark(&l, 0), 6001);
 }
 
 /* The metapage as the glue writes it decodes; a page that is not one does not */
