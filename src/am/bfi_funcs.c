@@ -205,7 +205,9 @@ bloom_index_filter(PG_FUNCTION_ARGS)
 		BloomFilter f;
 		struct varlena *v = bfi_snapshot(t, &f);
 		BloomStatus st;
+		void	   *before;
 
+		CHECK_FOR_INTERRUPTS();
 		if (result == NULL)
 		{
 			result = v;
@@ -221,6 +223,7 @@ bloom_index_filter(PG_FUNCTION_ARGS)
 					 errdetail("A partition's index takes the seed of the other partitions' when it is built; an attached partition keeps the seed of its own index."),
 					 errhint("REINDEX the attached partition's index, or take one filter per partition: SELECT bloom_index_filter(relid) FROM pg_partition_tree('%s') WHERE isleaf.",
 							 get_rel_name(PG_GETARG_OID(0)))));
+		before = acc.base;
 		st = bloom_merge(&acc, &f, false, &alloc);
 		if (st != BLOOM_OK)
 			ereport(ERROR,
@@ -230,6 +233,12 @@ bloom_index_filter(PG_FUNCTION_ARGS)
 					 errdetail("%s.", bloom_status_message(st)),
 					 errhint("Take one filter per partition: SELECT bloom_index_filter(relid) FROM pg_partition_tree('%s') WHERE isleaf.",
 							 get_rel_name(PG_GETARG_OID(0)))));
+		/*
+		 * the union so far and this partition's filter, no more: a union
+		 * that moved to a new value frees the one it left
+		 */
+		if (acc.base != before)
+			pfree(bt_varlena((uint8 *) before));
 		result = bt_varlena(acc.base);
 		pfree(v);
 	}

@@ -183,6 +183,10 @@ extern BloomStatus ck_new_simulated(uint64_t capacity, double fpr, unsigned b,
 extern BloomStatus cuckoo_list_simulate(const BloomFilter *st, const BloomAlloc *a,
 										CuckooFilter *out, CkTable *t, uint64_t salt);
 extern void cuckoo_list_free(CuckooFilter *f, const BloomAlloc *a);
+extern bool cuckoo_list_build_cheaper(const BloomFilter *st);
+extern BloomStatus ck_init_first(uint64_t capacity, double fpr, unsigned b,
+								 unsigned max_kicks, unsigned expansion,
+								 CuckooFilter *out);
 extern size_t cuckoo_sim_size(const CuckooFilter *f, size_t *head);
 extern void cuckoo_sim_flatten(const CuckooFilter *f, uint8_t *buf);
 extern bool cuckoo_sim_is_flat(const uint8_t *buf, size_t len);

@@ -349,7 +349,7 @@ plan_sub(const CuckooPlan *p, unsigned i, CuckooSub *s)
  * The parameters and first sub-filter of a new filter into out, as
  * cuckoo_new and ck_new_simulated both start (no memory yet)
  */
-static BloomStatus
+BloomStatus
 ck_init_first(uint64_t capacity, double fpr, unsigned b, unsigned max_kicks,
 			  unsigned expansion, CuckooFilter *out)
 {

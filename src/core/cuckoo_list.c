@@ -110,6 +110,31 @@ cuckoo_list_simulate(const BloomFilter *st, const BloomAlloc *a, CuckooFilter *o
 	return BLOOM_OK;
 }
 
+/*
+ * Whether the filter the hash list st (with a capacity) stands for is
+ * cheaper to build than to simulate: its value's bytes against the
+ * simulation's table (cuckoo_list_simulate: 2 to 4 entries a hash of 8 + 8
+ * b bytes) and sorted hashes.  The answers are the same either way
+ * (bucket for bucket); a list read the cheaper way costs at most what the
+ * simulation does, and no more than the filter when that is smaller (a
+ * list of 2M hashes for a capacity of 10M: a 15 MB filter against a 170
+ * MB table).  False when the capacity cannot be planned (the simulation
+ * reports it).
+ */
+bool
+cuckoo_list_build_cheaper(const BloomFilter *st)
+{
+	CuckooFilter plan;
+	uint64_t	n = st->nhashes;
+	double		sim = (double) table_entries(n) * (8.0 + 8.0 * CUCKOO_DEFAULT_BUCKET) +
+		8.0 * (double) n;
+
+	if (ck_init_first(st->capacity, st->fpr, CUCKOO_DEFAULT_BUCKET, CUCKOO_DEFAULT_KICKS,
+					  CUCKOO_DEFAULT_EXPANSION, &plan) != BLOOM_OK)
+		return false;
+	return (double) cuckoo_value_size(&plan) <= sim;
+}
+
 /* Frees what cuckoo_list_simulate took (f's header, its table's arrays) */
 void
 cuckoo_list_free(CuckooFilter *f, const BloomAlloc *a)

@@ -134,7 +134,14 @@ cuckoo_info(PG_FUNCTION_ARGS)
 		elog(ERROR, "return type must be a row type of 18 columns");
 	tupdesc = BlessTupleDesc(tupdesc);
 	cf_decode_or_error(v, &f);
-	if (f.hdr.kind == BLOOM_KIND_HASHLIST && f.hdr.capacity > 0)
+	if (f.hdr.kind == BLOOM_KIND_HASHLIST && f.hdr.capacity > 0 &&
+		cuckoo_list_build_cheaper(&f.hdr))
+	{
+		/* the filter it stands for, built: smaller than its simulation */
+		v = cf_materialize(&f, CurrentMemoryContext);
+		bytes = (int64) VARSIZE(v);
+	}
+	else if (f.hdr.kind == BLOOM_KIND_HASHLIST && f.hdr.capacity > 0)
 	{
 		/* the fields of the filter it stands for, simulated */
 		cf_simulate(&f, &table, CurrentMemoryContext);

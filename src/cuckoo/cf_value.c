@@ -279,7 +279,8 @@ cf_merge_into(CuckooFilter *fa, const CuckooFilter *fb, MemoryContext cxt)
 
 /*
  * A probe of a hash list with a capacity reads the filter it stands for
- * simulated (cf_simulate), never built: decoded points at the simulation
+ * simulated (cf_simulate), or built when the filter is the smaller
+ * (cuckoo_list_build_cheaper): decoded points at the simulation
  * (in CurrentMemoryContext, which the cache chooses), and the value
  * returned is its flat form, for the cache to copy and bind again
  * (probe_redecode).  A hash list without a capacity (sized for its
@@ -296,11 +297,17 @@ probe_prepare(FunctionCallInfo fcinfo, int argno, void *decoded)
 	cf_decode_or_error(v, &p->f);
 	if (p->f.hdr.kind != BLOOM_KIND_HASHLIST)
 		return v;
-	if (p->f.hdr.capacity == 0)
+	if (p->f.hdr.capacity == 0 || cuckoo_list_build_cheaper(&p->f.hdr))
 		return cf_materialize(&p->f, CurrentMemoryContext);
 	cf_simulate(&p->f, &p->table, CurrentMemoryContext);
 	flat = bt_new_varlena(cuckoo_sim_size(&p->f, &head), CurrentMemoryContext);
 	cuckoo_sim_flatten(&p->f, BT_DATA(flat));
+	/* the flat form only, for the cache to copy: not the table as well */
+	{
+		BloomAlloc	a = bt_allocator(CurrentMemoryContext);
+
+		cuckoo_list_free(&p->f, &a);
+	}
 	return flat;
 }
 
