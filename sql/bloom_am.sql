@@ -53,7 +53,7 @@ BEGIN
   FOR c IN SELECT attname FROM pg_attribute
             WHERE attrelid = 'am_keys'::regclass AND attnum > 0 AND NOT attisdropped
   LOOP
-    EXECUTE format('CREATE INDEX %I ON am_keys USING bloomfilter (%I)', 'am_keys_' || c, c);
+    EXECUTE format('CREATE INDEX %I ON am_keys USING bloomfilter (%I) WITH (seed = 0)', 'am_keys_' || c, c);
   END LOOP;
 END $$;
 SELECT c.relname AS index, a.atttypid::regtype AS column_type, opc.opcname,
@@ -161,8 +161,8 @@ CREATE TABLE am_users (id bigint, active boolean, email text);
 INSERT INTO am_users
 SELECT g, g % 2 = 0, CASE WHEN g % 10 <> 0 THEN 'User' || g || '@Example.COM' END
   FROM generate_series(1, 10000) g;
-CREATE INDEX am_users_email ON am_users USING bloomfilter (lower(email));
-CREATE INDEX am_users_active ON am_users USING bloomfilter (id) WHERE active;
+CREATE INDEX am_users_email ON am_users USING bloomfilter (lower(email)) WITH (seed = 0);
+CREATE INDEX am_users_active ON am_users USING bloomfilter (id) WITH (seed = 0) WHERE active;
 -- the expression's keys: lower case only; 1,000 NULL emails are no keys
 SELECT bloom_index_contains('am_users_email', 'user1@example.com') AS lowered,
        bloom_index_contains('am_users_email', 'User1@Example.COM') AS as_written;
@@ -205,7 +205,7 @@ SELECT count(*) AS disagree
 -- a table of NULLs only: no keys, an empty filter that answers false
 CREATE TABLE am_nulls (k int8);
 INSERT INTO am_nulls SELECT NULL FROM generate_series(1, 100);
-CREATE INDEX am_nulls_k ON am_nulls USING bloomfilter (k);
+CREATE INDEX am_nulls_k ON am_nulls USING bloomfilter (k) WITH (seed = 0);
 SELECT items, capacity, layers, bits_set, build_items FROM bloom_index_info('am_nulls_k');
 SELECT bloom_index_contains('am_nulls_k', 0) AS zero;
 
@@ -261,7 +261,7 @@ SELECT bloom_contains(bloom_add(bloom_index_filter('am_snap_i'), -1), -1) AS add
 -- a filter built by bloom_add and the index agree on text keys
 CREATE TEMP TABLE am_words (w text);
 INSERT INTO am_words VALUES ('x'), ('y'), (NULL);
-CREATE INDEX am_words_w ON am_words USING bloomfilter (w);
+CREATE INDEX am_words_w ON am_words USING bloomfilter (w) WITH (seed = 0);
 SELECT k, bloom_contains(bloom_add(NULL, 'x'::text), k) AS value_x,
        bloom_index_contains('am_words_w', k) AS index,
        bloom_contains(bloom_index_filter('am_words_w'), k) AS snapshot
@@ -390,13 +390,13 @@ SELECT count(*) FILTER (WHERE NOT bloom_index_contains('am_grow_1', id)) AS fals
 
 -- 13. Unlogged and temporary tables
 CREATE UNLOGGED TABLE am_unlogged (id bigint);
-CREATE INDEX am_unlogged_i ON am_unlogged USING bloomfilter (id);
+CREATE INDEX am_unlogged_i ON am_unlogged USING bloomfilter (id) WITH (seed = 0);
 INSERT INTO am_unlogged SELECT generate_series(1, 5000);
 SELECT (SELECT items FROM bloom_index_info('am_unlogged_i')) AS items,
        count(*) FILTER (WHERE NOT bloom_index_contains('am_unlogged_i', id)) AS false_negatives
   FROM am_unlogged;
 CREATE TEMP TABLE am_temp (id bigint);
-CREATE INDEX am_temp_i ON am_temp USING bloomfilter (id);
+CREATE INDEX am_temp_i ON am_temp USING bloomfilter (id) WITH (seed = 0);
 INSERT INTO am_temp SELECT generate_series(1, 5000);
 SELECT (SELECT items FROM bloom_index_info('am_temp_i')) AS items,
        count(*) FILTER (WHERE NOT bloom_index_contains('am_temp_i', id)) AS false_negatives
@@ -405,7 +405,7 @@ SELECT (SELECT items FROM bloom_index_info('am_temp_i')) AS items,
 -- 14. An UPDATE that makes a partial index's predicate true brings the
 -- key in, though the key column did not change
 CREATE TABLE am_pred (id int, active bool);
-CREATE INDEX am_pred_f ON am_pred USING bloomfilter (id) WHERE active;
+CREATE INDEX am_pred_f ON am_pred USING bloomfilter (id) WITH (seed = 0) WHERE active;
 INSERT INTO am_pred VALUES (5, false), (6, true);
 SELECT bloom_index_contains('am_pred_f', 5) AS before_update;
 UPDATE am_pred SET active = true WHERE id = 5;
@@ -413,7 +413,7 @@ SELECT bloom_index_contains('am_pred_f', 5) AS after_update,
        bloom_index_contains('am_pred_f', 6) AS six;
 -- and one whose trigger changes the key, though the SET list does not
 CREATE TABLE am_trig (k int, note text);
-CREATE INDEX am_trig_f ON am_trig USING bloomfilter (k);
+CREATE INDEX am_trig_f ON am_trig USING bloomfilter (k) WITH (seed = 0);
 CREATE FUNCTION am_trig_set_k() RETURNS trigger LANGUAGE plpgsql AS
   $$ BEGIN NEW.k := 424242; RETURN NEW; END $$;
 CREATE TRIGGER am_trig_t BEFORE UPDATE ON am_trig FOR EACH ROW EXECUTE FUNCTION am_trig_set_k();
@@ -427,8 +427,8 @@ DROP FUNCTION am_trig_set_k();
 -- session's client_encoding: text arrays and jsonb written from a LATIN1
 -- session are found from a UTF8 one, and the reverse
 CREATE TABLE am_enc (a text[], j jsonb);
-CREATE INDEX am_enc_a ON am_enc USING bloomfilter (a);
-CREATE INDEX am_enc_j ON am_enc USING bloomfilter (j);
+CREATE INDEX am_enc_a ON am_enc USING bloomfilter (a) WITH (seed = 0);
+CREATE INDEX am_enc_j ON am_enc USING bloomfilter (j) WITH (seed = 0);
 SET client_encoding = LATIN1;
 INSERT INTO am_enc VALUES (ARRAY['caf' || chr(233)], jsonb_build_object('k', 'caf' || chr(233)));
 RESET client_encoding;

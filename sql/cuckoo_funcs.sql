@@ -183,6 +183,12 @@ SELECT count(*) FILTER (WHERE cuckoo_contains((SELECT k FROM cf_list), g)) < 200
   FROM generate_series(-20000, -1) g;
 SELECT cf_peak_mb() - :before_mb <= 7 * 18 AS peak_within_7x_the_list;
 SELECT capacity, bytes < 20000000 AS bytes_of_the_filter, items FROM cuckoo_info((SELECT k FROM cf_list));
+-- a small list for a large capacity is simulated (its table is smaller
+-- than the filter), and a call site that keeps the simulation probes it
+-- row by row (a value read from a materialized CTE, not from a table)
+WITH s AS MATERIALIZED (SELECT cf_raw_list(g, 10000000, 0.01) AS f FROM generate_series(1, 10000) g)
+SELECT count(*) FILTER (WHERE cuckoo_contains(s.f, x)) AS found_of_100
+  FROM s, generate_series(1, 100) x;
 DROP TABLE cf_list;
 DROP AGGREGATE cf_raw_list(bigint, bigint, float8);
 DROP FUNCTION cf_peak_mb();

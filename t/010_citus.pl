@@ -282,15 +282,16 @@ is(sql(q{SELECT count(*) FROM generate_series(1, 20000) k
 	  $$SELECT bloom_index_filter(('ti_' || substring('%s' from '_([0-9]+)$'))::regclass)$$)), k)}),
 	'0', 'the union of the shards\' index filters holds every key of the table');
 
-# a table and an index whose names hold quotes and "$$": the hint's query
-# still runs as given (the shards' command is a quoted literal)
-sql(q{CREATE TABLE "t$$'x" (id bigint)});
-sql(q{SELECT create_distributed_table('"t$$''x"', 'id', shard_count => 4)});
-sql(q{INSERT INTO "t$$'x" SELECT generate_series(1, 1000)});
-sql(q{CREATE INDEX "i$$'x" ON "t$$'x" USING bloomfilter (id)});
+# a table and an index whose names hold quotes, "%" and "$$": the hint's query
+# still runs as given (the shards' command is a quoted literal, the shard's
+# name a %L of run_command_on_shards' format())
+sql(q{CREATE TABLE "t$$'%x" (id bigint)});
+sql(q{SELECT create_distributed_table('"t$$''%x"', 'id', shard_count => 4)});
+sql(q{INSERT INTO "t$$'%x" SELECT generate_series(1, 1000)});
+sql(q{CREATE INDEX "i$$'%x" ON "t$$'%x" USING bloomfilter (id)});
 {
 	my ($rc, $out, $err) = $coord->psql('postgres',
-		q{SELECT bloom_index_contains('"i$$''x"', 5::bigint)});
+		q{SELECT bloom_index_contains('"i$$''%x"', 5::bigint)});
 	my ($q) = $err =~ /for example: (.*)$/m;
 	$q //= 'SELECT NULL';
 	$q =~ s/\bKEY\b/500::bigint/;

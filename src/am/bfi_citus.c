@@ -60,11 +60,30 @@ bfi_is_citus_table(Oid heapoid)
  * The ERROR for an index of a Citus table read by caller, with a query that
  * asks its shards' indexes (Citus names a shard's table <table>_<shard id>
  * and its index <index>_<shard id>, in the same schema;
- * run_command_on_shards puts the shard's table name, quoted where needed,
- * in place of %s).  The query combines the shards' answers where one
+ * run_command_on_shards formats the command with the shard's table name,
+ * quoted where needed: %L makes it a literal).  The query combines the shards' answers where one
  * answer means something (the union of the filters, whether any shard may
  * hold the key), and lists them by shard otherwise.
  */
+/*
+ * s with each % doubled: run_command_on_shards passes the command through
+ * format(command, shard), where a % of a name would be a conversion
+ */
+static char *
+percent_escaped(const char *s)
+{
+	StringInfoData b;
+
+	initStringInfo(&b);
+	for (; *s; s++)
+	{
+		if (*s == '%')
+			appendStringInfoChar(&b, '%');
+		appendStringInfoChar(&b, *s);
+	}
+	return b.data;
+}
+
 void
 bfi_citus_table_error(BfiTarget *t, BfiCaller caller)
 {
@@ -76,9 +95,10 @@ bfi_citus_table_error(BfiTarget *t, BfiCaller caller)
 	char	   *shard_index;
 	const char *ask;
 
-	shard_index = psprintf("(quote_ident(%s) || '.' || quote_ident(%s || substring('%%s' from '_([0-9]+)\"?$')))::regclass",
-						   quote_literal_cstr(nsp),
-						   quote_literal_cstr(psprintf("%s_", ix)));
+	/* %L: the shard's name as a literal (a name may hold a quote) */
+	shard_index = psprintf("(quote_ident(%s) || '.' || quote_ident(%s || substring(%%L from '_([0-9]+)\"?$')))::regclass",
+						   percent_escaped(quote_literal_cstr(nsp)),
+						   percent_escaped(quote_literal_cstr(psprintf("%s_", ix))));
 	/* the command as a quoted literal: a name may hold quotes or "$$" */
 	if (caller == BFI_CALLER_FILTER)
 		ask = psprintf("SELECT bloom_union_agg(result::bloomfilter) FROM run_command_on_shards(%s, %s);",

@@ -327,12 +327,13 @@ bfi_recount_full_pages(Relation index, BfiCache *c, unsigned layer)
 		Buffer		buf;
 		Page		page = bfi_read_data_page(index, &read, layer, p, &buf);
 
-		CHECK_FOR_INTERRUPTS();
-		if (page == NULL)
-			continue;
-		if (bfi_opaque(page)->nitems >= bfi_page_mark(&m.layers[layer], p))
-			nfull++;
-		UnlockReleaseBuffer(buf);
+		if (page != NULL)
+		{
+			if (bfi_opaque(page)->nitems >= bfi_page_mark(&m.layers[layer], p))
+				nfull++;
+			UnlockReleaseBuffer(buf);
+		}
+		CHECK_FOR_INTERRUPTS();	/* no buffer lock held: it can act */
 	}
 	if (nfull > m.layers[layer].full_pages || m.version != BFI_VERSION)
 	{

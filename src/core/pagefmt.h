@@ -14,9 +14,10 @@
  * a key falls in block j = mulhi64(h, nblocks) of its layer, as in a value.
  *
  * Each data page counts in its special space the keys that set a new bit
- * on it.  A page that reaches its share of the layer's capacity is counted
- * once in the layer's entry of the metapage (full_pages: the only write an
- * insert makes to the metapage, once a page), and a layer is full when half
+ * on it.  A page that reaches its mark (bfi_page_mark: 15/16 of its share
+ * of the layer's capacity) is counted once in the layer's entry of the
+ * metapage (full_pages: the only write an insert makes to the metapage, at
+ * the end of a pass that brought pages there), and a layer is full when half
  * its pages are (bfi_layer_full), never because one page is: keys chosen
  * against the public hash to land on one page saturate that page and do
  * not make the index grow (hash flooding; format version 2).
@@ -65,7 +66,7 @@ typedef struct BfiLayer
 	uint64_t	capacity;		/* keys it was planned for */
 	uint8_t		k;				/* hashes per key */
 	uint8_t		pad[7];
-	uint32_t	full_pages;		/* pages that reached their share (version 2) */
+	uint32_t	full_pages;		/* pages that reached their mark (version 2) */
 	uint32_t	reserved;
 } BfiLayer;
 

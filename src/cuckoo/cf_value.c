@@ -301,13 +301,11 @@ probe_prepare(FunctionCallInfo fcinfo, int argno, void *decoded)
 		return cf_materialize(&p->f, CurrentMemoryContext);
 	cf_simulate(&p->f, &p->table, CurrentMemoryContext);
 	flat = bt_new_varlena(cuckoo_sim_size(&p->f, &head), CurrentMemoryContext);
+	/*
+	 * decoded keeps pointing at the simulation: a call site that keeps this
+	 * call's memory (glue_cache.c, keep_call_value) probes it as it is
+	 */
 	cuckoo_sim_flatten(&p->f, BT_DATA(flat));
-	/* the flat form only, for the cache to copy: not the table as well */
-	{
-		BloomAlloc	a = bt_allocator(CurrentMemoryContext);
-
-		cuckoo_list_free(&p->f, &a);
-	}
 	return flat;
 }
 
