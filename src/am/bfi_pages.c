@@ -266,6 +266,21 @@ bfi_grow(Relation index, BfiCache *c, unsigned nlayers, bool wait, bool warn)
 }
 
 /*
+ * Takes the growth lock and reads the metapage into *m: false (the lock
+ * released) when layer is no longer the newest
+ */
+static bool
+lock_newest(Relation index, unsigned layer, BfiMeta *m)
+{
+	LockPage(index, BFI_META_BLKNO, ExclusiveLock);
+	bfi_meta_for_index(index, m);
+	if (layer + 1 == m->nlayers)
+		return true;
+	UnlockPage(index, BFI_META_BLKNO, ExclusiveLock);
+	return false;
+}
+
+/*
  * Counts nfull more pages of layer that reached their mark (each page
  * once: the writer that made its count equal its mark), under the growth
  * lock, so that a concurrent growth neither loses the count nor is lost.
@@ -280,13 +295,8 @@ bfi_count_full_pages(Relation index, unsigned layer, uint32 nfull)
 	BfiMeta		m;
 	bool		full;
 
-	LockPage(index, BFI_META_BLKNO, ExclusiveLock);
-	bfi_meta_for_index(index, &m);
-	if (layer + 1 != m.nlayers)
-	{
-		UnlockPage(index, BFI_META_BLKNO, ExclusiveLock);
+	if (!lock_newest(index, layer, &m))
 		return true;
-	}
 	m.layers[layer].full_pages = Min(m.layers[layer].full_pages + nfull,
 									 m.layers[layer].npages);
 	write_meta(index, &m);
@@ -314,13 +324,8 @@ bfi_recount_full_pages(Relation index, BfiCache *c, unsigned layer)
 	uint32		nfull = 0;
 	bool		full;
 
-	LockPage(index, BFI_META_BLKNO, ExclusiveLock);
-	bfi_meta_for_index(index, &m);
-	if (layer + 1 != m.nlayers)
-	{
-		UnlockPage(index, BFI_META_BLKNO, ExclusiveLock);
+	if (!lock_newest(index, layer, &m))
 		return true;
-	}
 	read.meta = m;
 	for (uint32 p = 0; p < m.layers[layer].npages; p++)
 	{
