@@ -4,15 +4,24 @@
  *		CREATE INDEX and REINDEX of a bloomfilter index: one pass over the
  *		table, the filter sized from the keys it finds, written page by page.
  *
- * The scan hashes every non-NULL key into a buffer (8 bytes a key, bounded
- * by maintenance_work_mem).  When the scan ends the first layer is sized
- * for the distinct keys with 25% headroom; when the buffer fills first, the
- * count so far is extrapolated over the table's pages and the rest of the
- * keys go straight into the layers, which grow on the scalable schedule if
- * the estimate was short.  The layers are built in memory (about the size
- * of the finished index), written through shared buffers and WAL-logged
- * in batches with log_newpage_range, as GiST's sorted build does.  There
- * is no sort, so the build is faster than a btree's.
+ * The scan hashes every non-NULL key into a buffer (8 bytes a key, at most
+ * half of maintenance_work_mem).  When the scan ends the first layer is
+ * sized for the distinct keys with 25% headroom; when the buffer fills
+ * first, the count so far is extrapolated over the table's pages and the
+ * rest of the keys go straight into the layers, which grow on the scalable
+ * schedule if the estimate was short.
+ *
+ * Layers that fit in maintenance_work_mem beside the buffer are built in
+ * memory, written through shared buffers and WAL-logged in batches with
+ * log_newpage_range, as GiST's sorted build does; there is no sort, so the
+ * build is faster than a btree's.  Larger ones (a big table, or a
+ * min_capacity of 1e9 on an empty one, which any role with TEMP could ask
+ * for) live on the index's pages from the start: the metapage and the
+ * layers built so far are written and logged, the new layer is added to
+ * the file as zero pages, and the keys go in batches through the insert
+ * path (bfi_insert_keys: a batch sorted by page, each page written once),
+ * so the build holds maintenance_work_mem and a constant whatever the
+ * index's size.
  *
  *-------------------------------------------------------------------------
  */
@@ -56,15 +65,78 @@ typedef struct BuildState
 	/* the layers in memory */
 	uint8	   *bits[BFI_MAX_LAYERS];
 	uint64	   *counts[BFI_MAX_LAYERS]; /* keys a page counts */
+	Size		budget;			/* maintenance_work_mem, in bytes */
+	Size		layer_bytes;	/* of the layers in memory */
+	/* or on the index's pages, the keys written a batch at a time */
+	bool		paged;
+	BfiCache   *cache;			/* paged: a copy of the index's cache */
+	uint64	   *batch;
+	uint32		nbatch;
+	uint32		maxbatch;
 	uint64		nkeys;			/* non-NULL keys */
 	double		heap_tuples;
 } BuildState;
+
+static void write_page(Relation index, BlockNumber blkno, Page src);
+static void write_layers(Relation index, BuildState *st, unsigned nlayers);
+
+/*
+ * Memory of a batch key on the paged path: the batch's 8 bytes and what
+ * bfi_insert_keys takes for it (a 16-byte slot, 9 bytes to drop the keys
+ * an older layer holds), rounded up
+ */
+#define BATCH_KEY_BYTES	40
+
+/*
+ * From now on the layers live on the index's pages: the metapage (with
+ * its newest layer, not in memory) and the older layers, built in memory
+ * so far, are written and logged, the newest layer's pages are added to
+ * the file as zero pages (as an insert's growth adds them: each is logged
+ * whole by its first write), and keys go through bfi_insert_keys.
+ */
+static void
+go_paged(Relation index, BuildState *st)
+{
+	unsigned	n = st->meta.nlayers - 1;
+	BlockNumber written = st->meta.layers[n].first_blkno;
+
+	write_layers(index, st, n);
+	if (RelationNeedsWAL(index))
+		log_newpage_range(index, MAIN_FORKNUM, 0, written, true);
+	for (unsigned i = 0; i < n; i++)
+	{
+		pfree(st->bits[i]);
+		pfree(st->counts[i]);
+		st->bits[i] = NULL;
+		st->counts[i] = NULL;
+	}
+	st->layer_bytes = 0;
+	st->cache = bfi_cache_copy(index);
+	st->cache->known_nblocks = written;
+	bfi_extend_to(index, st->cache, st->meta.next_blkno - 1);
+	st->maxbatch = (uint32) Min(Max(st->budget / 2 / BATCH_KEY_BYTES, 1024),
+								(Size) PG_INT32_MAX);
+	st->batch = palloc_extended((Size) st->maxbatch * sizeof(uint64), MCXT_ALLOC_HUGE);
+	st->nbatch = 0;
+	st->paged = true;
+}
+
+/* Writes the keys of the batch (paged) */
+static void
+flush_batch(Relation index, BuildState *st)
+{
+	if (st->nbatch > 0)
+		bfi_insert_keys(index, st->cache, st->batch, st->nbatch);
+	st->nbatch = 0;
+}
 
 static void
 add_layer(Relation index, BuildState *st)
 {
 	BfiLayer   *l;
 	unsigned	n = st->meta.nlayers;
+	Size		bytes;
+	Size		held = st->hashes != NULL ? st->maxhashes * sizeof(uint64) : 0;
 
 	if (bfi_add_layer(&st->meta, st->first_capacity) != BFI_OK)
 	{
@@ -76,6 +148,13 @@ add_layer(Relation index, BuildState *st)
 		return;					/* the newest layer keeps absorbing keys */
 	}
 	l = &st->meta.layers[n];
+	bytes = (Size) l->nblocks * BLOOM_BLOCK_BYTES + (Size) l->npages * sizeof(uint64);
+	if (st->layer_bytes + bytes + held > st->budget)
+	{
+		go_paged(index, st);
+		return;
+	}
+	st->layer_bytes += bytes;
 	st->bits[n] = palloc_extended((Size) l->nblocks * BLOOM_BLOCK_BYTES,
 								  MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	st->counts[n] = palloc0_array(uint64, l->npages);
@@ -94,6 +173,13 @@ build_add(Relation index, BuildState *st, uint64 h)
 	uint64		j;
 	uint32		p;
 
+	if (st->paged)
+	{
+		st->batch[st->nbatch++] = h;
+		if (st->nbatch == st->maxbatch)
+			flush_batch(index, st);
+		return;
+	}
 	for (unsigned i = 0; i < n; i++)
 		if (bloom_bits_contain(st->bits[i], st->meta.layers[i].nblocks,
 							   st->meta.layers[i].k, h))
@@ -150,6 +236,7 @@ size_layers(Relation index, BuildState *st, bool scan_done)
 							 cap > 1e15 ? (uint64) 1e15 : (uint64) cap);
 	st->meta.build_items = (uint64) (distinct + 0.5);
 	add_layer(index, st);
+	/* paged: in batches, beside the buffer (half the budget at most) */
 	for (uint64 i = 0; i < st->nhashes; i++)
 	{
 		build_add(index, st, bloom_get_le64((const uint8 *) &st->hashes[i]));
@@ -222,15 +309,16 @@ write_page(Relation index, BlockNumber blkno, Page src)
 	UnlockReleaseBuffer(buf);
 }
 
+/* Writes the metapage and the first nlayers layers (in memory) */
 static void
-write_index(Relation index, BuildState *st)
+write_layers(Relation index, BuildState *st, unsigned nlayers)
 {
 	PGAlignedBlock page;
 	BlockNumber blkno = BFI_META_BLKNO + 1;
 
 	bfi_init_meta_page(page.data, &st->meta);
 	write_page(index, BFI_META_BLKNO, page.data);
-	for (unsigned i = 0; i < st->meta.nlayers; i++)
+	for (unsigned i = 0; i < nlayers; i++)
 	{
 		BfiLayer   *l = &st->meta.layers[i];
 
@@ -245,8 +333,15 @@ write_index(Relation index, BuildState *st)
 			CHECK_FOR_INTERRUPTS();
 		}
 	}
+}
+
+/* Writes and logs the index built in memory */
+static void
+write_index(Relation index, BuildState *st)
+{
+	write_layers(index, st, st->meta.nlayers);
 	if (RelationNeedsWAL(index))
-		log_newpage_range(index, MAIN_FORKNUM, 0, blkno, true);
+		log_newpage_range(index, MAIN_FORKNUM, 0, st->meta.next_blkno, true);
 }
 
 /*
@@ -398,7 +493,8 @@ bfi_build(Relation heap, Relation index, IndexInfo *indexInfo)
 		init_meta(index, &st.meta, c, NULL);
 	}
 	st.heap_nblocks = RelationGetNumberOfBlocks(heap);
-	st.limit = Max((uint64) maintenance_work_mem * 1024 / sizeof(uint64), 65536);
+	st.budget = (Size) maintenance_work_mem * 1024;
+	st.limit = Max((uint64) st.budget / 2 / sizeof(uint64), 65536);
 	st.maxhashes = 1024;
 	st.hashes = palloc(st.maxhashes * sizeof(uint64));
 
@@ -408,7 +504,13 @@ bfi_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	if (!st.sized)
 		size_layers(index, &st, true);
 	st.meta.build_heap_tuples = (uint64) st.heap_tuples;
-	write_index(index, &st);
+	if (st.paged)
+	{
+		flush_batch(index, &st);
+		bfi_set_build_tuples(index, st.meta.build_heap_tuples);
+	}
+	else
+		write_index(index, &st);
 
 	result = palloc_object(IndexBuildResult);
 	result->heap_tuples = st.heap_tuples;

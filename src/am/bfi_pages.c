@@ -266,6 +266,22 @@ bfi_grow(Relation index, BfiCache *c, unsigned nlayers, bool wait, bool warn)
 }
 
 /*
+ * Records in the metapage the rows that a build made on the index's pages
+ * (bfi_build.c, paged) scanned: its layers were written meanwhile
+ */
+void
+bfi_set_build_tuples(Relation index, uint64 heap_tuples)
+{
+	BfiMeta		m;
+
+	LockPage(index, BFI_META_BLKNO, ExclusiveLock);
+	bfi_meta_for_index(index, &m);
+	m.build_heap_tuples = heap_tuples;
+	write_meta(index, &m);
+	UnlockPage(index, BFI_META_BLKNO, ExclusiveLock);
+}
+
+/*
  * Takes the growth lock and reads the metapage into *m: false (the lock
  * released) when layer is no longer the newest
  */

@@ -81,6 +81,7 @@ extern void bfi_warn_full(Relation index, unsigned nlayers, double fpr);
 extern void bfi_grow(Relation index, BfiCache *c, unsigned nlayers, bool wait,
 					 bool warn);
 extern bool bfi_count_full_pages(Relation index, unsigned layer, uint32 nfull);
+extern void bfi_set_build_tuples(Relation index, uint64 heap_tuples);
 extern bool bfi_recount_full_pages(Relation index, BfiCache *c, unsigned layer);
 extern void bfi_meta_for_index(Relation index, BfiMeta *m);
 extern void bfi_meta_from_page(Relation index, Page page, BfiMeta *m);
