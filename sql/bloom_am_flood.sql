@@ -194,6 +194,27 @@ SELECT count(DISTINCT flood_seed(relid)) AS seeds
   FROM pg_partition_tree('flood_part_i') WHERE isleaf;
 SELECT count(*) FILTER (WHERE NOT bloom_index_contains('flood_part_i', k)) AS missing
   FROM flood_part;
+-- REINDEX CONCURRENTLY of a partition's index takes the seed of the index
+-- it replaces, also beside other partitioned bloomfilter indexes of the
+-- table, of another column or of the same one
+CREATE TABLE flood_two (a bigint, b bigint) PARTITION BY RANGE (a);
+CREATE TABLE flood_two_1 PARTITION OF flood_two FOR VALUES FROM (0) TO (1000);
+CREATE TABLE flood_two_2 PARTITION OF flood_two FOR VALUES FROM (1000) TO (2000);
+INSERT INTO flood_two SELECT g, -g FROM generate_series(0, 1999) g;
+CREATE INDEX flood_two_a ON flood_two USING bloomfilter (a);
+CREATE INDEX flood_two_b ON flood_two USING bloomfilter (b);
+CREATE INDEX flood_two_a2 ON flood_two USING bloomfilter (a);
+SELECT relname FROM pg_class WHERE relname LIKE 'flood\_two\_1\_%' ORDER BY oid;
+REINDEX INDEX CONCURRENTLY flood_two_1_b_idx;
+REINDEX INDEX CONCURRENTLY flood_two_1_a_idx1;
+REINDEX INDEX CONCURRENTLY flood_two_1_a_idx;
+SELECT i AS partitioned_index,
+       (SELECT count(DISTINCT flood_seed(relid)) FROM pg_partition_tree(i) WHERE isleaf) AS seeds,
+       bloom_index_filter(i) IS NOT NULL AS united
+  FROM unnest(ARRAY['flood_two_a', 'flood_two_b', 'flood_two_a2']::regclass[]) i;
+SELECT count(DISTINCT flood_seed(i)) AS three_seeds
+  FROM unnest(ARRAY['flood_two_1_a_idx', 'flood_two_1_b_idx', 'flood_two_1_a_idx1']::regclass[]) i;
+DROP TABLE flood_two;
 
 -- 5. bloomtype.layer_cache (copies kept across transactions) is set by
 -- superusers only: an ordinary role cannot make its backend keep more

@@ -366,11 +366,17 @@ seed_of(Relation index, Oid oid, uint64 *seed)
 			other->rd_rel->relam == index->rd_rel->relam &&
 			RelationGetNumberOfBlocks(other) > 0)
 		{
+			Buffer		buf = ReadBuffer(other, BFI_META_BLKNO);
 			BfiMeta		m;
 
-			bfi_meta_for_index(other, &m);
-			*seed = m.seed;
-			found = true;
+			/* a sibling's corrupt metapage is its own REINDEX's business */
+			LockBuffer(buf, BUFFER_LOCK_SHARE);
+			if (bfi_meta_decode((const uint8 *) BufferGetPage(buf), &m) == BFI_OK)
+			{
+				*seed = m.seed;
+				found = true;
+			}
+			UnlockReleaseBuffer(buf);
 		}
 		relation_close(other, NoLock);
 	}
@@ -379,12 +385,77 @@ seed_of(Relation index, Oid oid, uint64 *seed)
 }
 
 /*
+ * Whether indexes a and b of one table index the same key: the same
+ * column or expression, collation, operator family and predicate (a copy
+ * that REINDEX CONCURRENTLY makes has the definition of its original)
+ */
+static bool
+same_definition(Relation a, Relation b)
+{
+	return a->rd_index->indrelid == b->rd_index->indrelid &&
+		a->rd_index->indnatts == b->rd_index->indnatts &&
+		a->rd_index->indkey.values[0] == b->rd_index->indkey.values[0] &&
+		a->rd_indcollation[0] == b->rd_indcollation[0] &&
+		a->rd_opfamily[0] == b->rd_opfamily[0] &&
+		equal(RelationGetIndexExpressions(a), RelationGetIndexExpressions(b)) &&
+		equal(RelationGetIndexPredicate(a), RelationGetIndexPredicate(b));
+}
+
+/*
+ * The attached bloomfilter index of index's table that index replaces, as
+ * the copy REINDEX CONCURRENTLY builds before it swaps it in: one with the
+ * same definition; of several (two partitioned indexes of one definition),
+ * the one with the longest name that begins ours (the copy is named
+ * "<name>_ccnew")
+ */
+static Oid
+replaced_index(Relation index, List *indexes)
+{
+	ListCell   *lc;
+	Oid			found = InvalidOid;
+	int			found_len = -1;
+	const char *name = RelationGetRelationName(index);
+
+	foreach(lc, indexes)
+	{
+		Oid			oid = lfirst_oid(lc);
+		Relation	other;
+		int			len = 0;
+		bool		same;
+
+		CHECK_FOR_INTERRUPTS();
+		if (oid == RelationGetRelid(index) || !get_rel_relispartition(oid) ||
+			!ConditionalLockRelationOid(oid, AccessShareLock))
+			continue;
+		other = try_relation_open(oid, NoLock);
+		if (other == NULL)
+		{
+			UnlockRelationOid(oid, AccessShareLock);
+			continue;
+		}
+		same = other->rd_rel->relam == index->rd_rel->relam &&
+			same_definition(index, other);
+		len = (int) strlen(RelationGetRelationName(other));
+		if (strncmp(name, RelationGetRelationName(other), len) != 0)
+			len = 0;
+		relation_close(other, NoLock);
+		UnlockRelationOid(oid, AccessShareLock);
+		if (same && len > found_len)
+		{
+			found = oid;
+			found_len = len;
+		}
+	}
+	return found;
+}
+
+/*
  * The seed of another partition's index under the same partitioned index,
  * into *seed: partitions that share a seed (and a size) unite into one
  * filter (bloom_index_filter of the partitioned index).  The index of a
  * partition's table that is not attached yet (REINDEX CONCURRENTLY builds
- * its copy before it swaps it in) takes the seed of the table's attached
- * bloomfilter index, the one it replaces.
+ * its copy before it swaps it in) takes the seed of the index it replaces
+ * (replaced_index).
  */
 static bool
 partition_seed(Relation index, uint64 *seed)
@@ -409,16 +480,11 @@ partition_seed(Relation index, uint64 *seed)
 	{
 		Relation	heap = table_open(index->rd_index->indrelid, NoLock);
 		List	   *indexes = heap->rd_rel->relispartition ? RelationGetIndexList(heap) : NIL;
+		Oid			old;
 
 		table_close(heap, NoLock);
-		foreach(lc, indexes)
-		{
-			Oid			oid = lfirst_oid(lc);
-
-			if (get_rel_relispartition(oid) && seed_of(index, oid, seed))
-				return true;
-		}
-		return false;
+		old = replaced_index(index, indexes);
+		return OidIsValid(old) && seed_of(index, old, seed);
 	}
 }
 
