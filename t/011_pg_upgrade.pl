@@ -4,7 +4,10 @@
 # grown to several layers, text keys): afterwards every value is the same
 # bytes and answers every key as before, every index answers every key as
 # before (never a false negative), and the upgraded indexes keep taking
-# inserts, by row and by COPY, and can be rebuilt.
+# inserts, by row and by COPY, and can be rebuilt.  The grown index is
+# made a 1.7 one (index format version 1: no full pages counted in its
+# metapage) before the upgrade: 18 reads it, and its first write counts
+# its full pages and writes version 2.
 #
 # Runs in scripts/test.sh's PostgreSQL 18 stage: the tests' own server is
 # 18 and BLOOMTYPE_PG15_INSTALL names the 15 installation (Debian's
@@ -68,10 +71,12 @@ $old->safe_psql('src', q{
 	INSERT INTO users SELECT g, 'user' || g || '@example.com' FROM generate_series(1, 100000) g;
 	CREATE INDEX users_id_bloom ON users USING bloomfilter (id) WITH (fpr = 0.01);
 	CREATE INDEX users_email_bloom ON users USING bloomfilter (email);
-	-- grown past its first layer by inserts after the build
+	-- grown past its first layer by inserts after the build; with this
+	-- seed its fourth layer has 5 of its 12 pages full
 	CREATE TABLE grown (id bigint);
-	CREATE INDEX grown_bloom ON grown USING bloomfilter (id) WITH (min_capacity = 1000, min_pages = 1);
-	INSERT INTO grown SELECT generate_series(1, 50000);
+	CREATE INDEX grown_bloom ON grown USING bloomfilter (id)
+	  WITH (min_capacity = 1000, min_pages = 1, seed = 0);
+	INSERT INTO grown SELECT generate_series(1, 76000);
 	CREATE UNLOGGED TABLE scratch (id bigint);
 	INSERT INTO scratch SELECT generate_series(1, 1000);
 	CREATE INDEX scratch_bloom ON scratch USING bloomfilter (id);
@@ -111,7 +116,7 @@ my $extversion = $old->safe_psql('src', q{SELECT extversion FROM pg_extension WH
 my $bytes_before = $old->safe_psql('src', $bytes);
 my $answers_before = $old->safe_psql('src', $answers);
 my $index_before = $old->safe_psql('src', $index_answers);
-like($index_before, qr/^100000\|\d+\|100000\|\d+\|50000\|\d+\|1000\|/,
+like($index_before, qr/^100000\|\d+\|100000\|\d+\|76000\|\d+\|1000\|/,
 	'source: every index finds all its keys');
 
 # Debian's PostgreSQL 15.20 stamps every new column with an attribute
@@ -124,7 +129,39 @@ foreach my $db ('postgres', 'src', 'template1')
 		UPDATE pg_attribute SET attoptions = NULL
 		 WHERE attrelid >= 16384 AND attoptions::text LIKE '%pg_attver%'});
 }
+my $grown_file = $old->data_dir . '/'
+  . $old->safe_psql('src', q{SELECT pg_relation_filepath('grown_bloom')});
+is($old->safe_psql('src', 'SHOW data_checksums'), 'off',
+	'source: no data checksums (the metapage is rewritten below)');
 $old->stop;
+
+# Makes the index file's metapage what 1.7 wrote: version 1, no layer's
+# full pages counted.  BfiMeta lies at byte 24 of page 0
+# (src/core/pagefmt.h): magic "BFIX", version at +4, nlayers at +26, the
+# layers from +72, 40 bytes each, full_pages at +32 of a layer.
+sub make_version_1
+{
+	my ($file) = @_;
+	open(my $fh, '+<:raw', $file) or die "open $file: $!";
+	sysread($fh, my $page, 8192) == 8192 or die "read $file: $!";
+	die 'not a version 2 bloomfilter metapage'
+	  unless substr($page, 24, 4) eq 'BFIX' && unpack('v', substr($page, 28, 2)) == 2;
+	my $nlayers = unpack('C', substr($page, 50, 1));
+	my @counted;
+	substr($page, 28, 2) = pack('v', 1);
+	foreach my $l (0 .. $nlayers - 1)
+	{
+		push @counted, unpack('V', substr($page, 24 + 72 + 40 * $l + 32, 4));
+		substr($page, 24 + 72 + 40 * $l + 32, 4) = pack('V', 0);
+	}
+	sysseek($fh, 0, 0) or die "seek $file: $!";
+	syswrite($fh, $page) == 8192 or die "write $file: $!";
+	close($fh) or die "close $file: $!";
+	return @counted;
+}
+my @counted = make_version_1($grown_file);
+ok($counted[-1] > 0 && @counted == $layers_before,
+	"source: the grown index's layers counted full pages (@counted), now uncounted (version 1)");
 
 $new->init(extra => [ '--locale=C', '--encoding=UTF8', '--no-data-checksums' ]);
 my $tmp = PostgreSQL::Test::Utils::tempdir();
@@ -150,6 +187,22 @@ is($new->safe_psql('src', $answers), $answers_before, 'every value answers every
 is($new->safe_psql('src', $index_answers), $index_before,
 	'every index answers every key as before (the same bits), same info');
 
+# the metapage's version, and the full pages of the layer that was the
+# newest at the upgrade
+my $at = 24 + 72 + 40 * ($layers_before - 1) + 32;
+my $meta = qq{
+	SELECT get_byte(p, 28) || ':' || (get_byte(p, $at) + 256 * get_byte(p, $at + 1))
+	  FROM get_raw_page('grown_bloom', 0) p};
+$new->safe_psql('src', 'CREATE EXTENSION pageinspect');
+is($new->safe_psql('src', $meta), '1:0', 'the grown index came over as version 1');
+# its first write (ten keys) counts the full pages of its newest layer
+# from the pages: a count kept from there on would miss the pages already
+# past their mark, and the layer would never be called full
+$new->safe_psql('src', 'INSERT INTO grown SELECT generate_series(1000001, 1000010)');
+my ($version, $full) = split /:/, $new->safe_psql('src', $meta);
+ok($version == 2 && $full >= $counted[-1],
+	"the version 1 index counted its newest layer's full pages at its first write ($full; $counted[-1] before the upgrade) and is version 2");
+
 # the upgraded indexes keep taking keys: by row, by COPY, into a new layer
 $new->safe_psql('src', q{
 	INSERT INTO users SELECT g, 'user' || g || '@example.com' FROM generate_series(100001, 100100) g;
@@ -162,13 +215,13 @@ is( $new->safe_psql('src', q{
 	       (SELECT count(*) FILTER (WHERE bloom_index_contains('grown_bloom', id)) FROM grown),
 	       (SELECT count(*) FILTER (WHERE bloom_index_contains('scratch_bloom', id)) FROM scratch),
 	       (SELECT (bloom_index_info('grown_bloom')).layers) > } . $layers_before),
-	'100100|150000|1100|t',
+	'100100|176010|1100|t',
 	'the upgraded indexes take inserts and COPY, and find every key');
 $new->safe_psql('src', 'REINDEX TABLE users; REINDEX TABLE grown');
 is( $new->safe_psql('src', q{
 	SELECT (SELECT count(*) FILTER (WHERE bloom_index_contains('users_id_bloom', id)) FROM users),
 	       (SELECT count(*) FILTER (WHERE bloom_index_contains('grown_bloom', id)) FROM grown)}),
-	'100100|150000', 'and are rebuilt by REINDEX on 18');
+	'100100|176010', 'and are rebuilt by REINDEX on 18');
 # a value made on 18 is the same bytes as the one made on 15
 is( $new->safe_psql('src', q{
 	SELECT md5((SELECT bloom_agg(g) FROM generate_series(1, 3000000) g)::bytea) = md5(b::bytea) FROM v WHERE id = 2}),
