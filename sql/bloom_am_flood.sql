@@ -255,6 +255,7 @@ DROP TABLE flood_wide;
 \c
 CREATE FUNCTION pg_temp.kb(f text) RETURNS int LANGUAGE sql AS $$
   SELECT (regexp_match(pg_read_file('/proc/self/status'), f || ':\s+(\d+) kB'))[1]::int $$;
+SET temp_buffers = '8MB';
 SELECT pg_temp.kb('VmHWM') AS hwm0, pg_temp.kb('RssShmem') AS shm0 \gset
 SET maintenance_work_mem = '16MB';
 SET ROLE bloom_flood_writer;
@@ -271,14 +272,38 @@ SELECT pg_relation_size('flood_empty_i') > 100 * 1024 * 1024 AS index_over_100_m
 RESET maintenance_work_mem;
 DROP TABLE flood_empty;
 
+-- Each build's memory goes with it: CREATE INDEX on a partitioned table
+-- builds every partition's index in one statement (8 layers of 6 MB, each
+-- in memory: the first version of the paged build kept them all, 48 MB)
+\c
+CREATE FUNCTION pg_temp.kb(f text) RETURNS int LANGUAGE sql AS $$
+  SELECT (regexp_match(pg_read_file('/proc/self/status'), f || ':\s+(\d+) kB'))[1]::int $$;
+CREATE TABLE flood_parts (k bigint) PARTITION BY HASH (k);
+DO $$ BEGIN
+  FOR r IN 0..7 LOOP
+    EXECUTE format('CREATE TABLE flood_parts_%s PARTITION OF flood_parts FOR VALUES WITH (MODULUS 8, REMAINDER %s)', r, r);
+  END LOOP;
+END $$;
+SELECT pg_temp.kb('VmHWM') AS hwm0, pg_temp.kb('RssShmem') AS shm0 \gset
+SET maintenance_work_mem = '16MB';
+CREATE INDEX flood_parts_i ON flood_parts USING bloomfilter (k) WITH (min_capacity = 5000000);
+RESET maintenance_work_mem;
+SELECT count(*) AS partitions, sum(pg_relation_size(relid)) > 40 * 1024 * 1024 AS over_40_mb
+  FROM pg_partition_tree('flood_parts_i') WHERE isleaf;
+SELECT (pg_temp.kb('VmHWM') - :hwm0 - (pg_temp.kb('RssShmem') - :shm0)) / 1024 <= 24
+         AS private_peak_within_24_mb;
+DROP TABLE flood_parts;
+
 -- The same keys give the same index either way: 300,000 keys into a
 -- layer for 2M (3 MB), built on its pages (maintenance_work_mem 1 MB) and
 -- in memory, with one seed: the same bits, the same answer for every key
 -- of 1.3M
 CREATE TABLE flood_build AS SELECT g::bigint AS k FROM generate_series(1, 300000) g;
 SET maintenance_work_mem = '1MB';
+SET client_min_messages = debug1;
 CREATE INDEX flood_build_paged ON flood_build USING bloomfilter (k)
   WITH (min_capacity = 2000000, seed = 7);
+RESET client_min_messages;
 RESET maintenance_work_mem;
 CREATE INDEX flood_build_mem ON flood_build USING bloomfilter (k)
   WITH (min_capacity = 2000000, seed = 7);
@@ -298,7 +323,9 @@ CREATE TABLE flood_build AS
   SELECT (CASE WHEN i <= 200000 THEN i % 100 ELSE i END)::bigint AS k
   FROM generate_series(1, 1500000) i;
 SET maintenance_work_mem = '1MB';
+SET client_min_messages = debug1;
 CREATE INDEX flood_build_grown ON flood_build USING bloomfilter (k);
+RESET client_min_messages;
 RESET maintenance_work_mem;
 SELECT layers > 2 AS grew, build_items < 10000 AS estimate_short,
        bytes > 1024 * 1024 AS past_the_budget
@@ -309,6 +336,29 @@ SELECT count(*) FILTER (WHERE bloom_index_contains('flood_build_grown', g::bigin
          AS absent_at_most_1_percent
 FROM generate_series(2000001, 3000000) g;
 DROP TABLE flood_build;
+
+-- 8. Partition walks recurse: a tree deeper than the stack allows is an
+-- ERROR, not a crash (3,000 levels under max_stack_depth = 100kB; 1.7
+-- walked on past the limit on the stack it was given)
+CREATE TABLE flood_deep_0 (k bigint) PARTITION BY RANGE (k);
+DO $$ BEGIN
+  FOR i IN 1..3000 LOOP
+    EXECUTE format('CREATE TABLE flood_deep_%s PARTITION OF flood_deep_%s FOR VALUES FROM (MINVALUE) TO (MAXVALUE) PARTITION BY RANGE (k)', i, i - 1);
+  END LOOP;
+END $$;
+CREATE TABLE flood_deep_leaf PARTITION OF flood_deep_3000 FOR VALUES FROM (MINVALUE) TO (MAXVALUE);
+CREATE INDEX flood_deep_i ON flood_deep_0 USING bloomfilter (k);
+INSERT INTO flood_deep_0 VALUES (1), (2);
+\c
+SET max_stack_depth = '100kB';
+SELECT bloom_index_contains('flood_deep_i', 1::bigint);
+SELECT bloom_index_contains_each('flood_deep_i', ARRAY[1, 2]::bigint[]);
+SELECT bloom_index_filter('flood_deep_i') IS NULL;
+SELECT (bloom_index_info('flood_deep_i')).partitions;
+RESET max_stack_depth;
+SELECT (bloom_index_info('flood_deep_i')).partitions,
+       bloom_index_contains_each('flood_deep_i', ARRAY[1, 2, 3]::bigint[]);
+DROP TABLE flood_deep_0;
 
 DROP TABLE flood_known, flood_plain_built, flood_plain_grown, flood_secret,
   flood_seeds, flood_part, flood_keys;

@@ -21,7 +21,9 @@
  * the file as zero pages, and the keys go in batches through the insert
  * path (bfi_insert_keys: a batch sorted by page, each page written once),
  * so the build holds maintenance_work_mem and a constant whatever the
- * index's size.
+ * index's size (and, per batch, 4 bytes a page of the newest layer: a
+ * two-thousandth of its size).  What a build allocates is freed with its
+ * own memory context: CREATE INDEX on a partitioned table builds many.
  *
  *-------------------------------------------------------------------------
  */
@@ -88,6 +90,13 @@ static void write_layers(Relation index, BuildState *st, unsigned nlayers);
 #define BATCH_KEY_BYTES	40
 
 /*
+ * Keys a batch takes at most: bfi_insert_keys allocates its slots with
+ * palloc (under MaxAllocSize); batches past millions of keys write each
+ * page once already
+ */
+#define BATCH_MAX_KEYS	((Size) 16 * 1024 * 1024)
+
+/*
  * From now on the layers live on the index's pages: the metapage (with
  * its newest layer, not in memory) and the older layers, built in memory
  * so far, are written and logged, the newest layer's pages are added to
@@ -115,10 +124,12 @@ go_paged(Relation index, BuildState *st)
 	st->cache->known_nblocks = written;
 	bfi_extend_to(index, st->cache, st->meta.next_blkno - 1);
 	st->maxbatch = (uint32) Min(Max(st->budget / 2 / BATCH_KEY_BYTES, 1024),
-								(Size) PG_INT32_MAX);
+								BATCH_MAX_KEYS);
 	st->batch = palloc_extended((Size) st->maxbatch * sizeof(uint64), MCXT_ALLOC_HUGE);
 	st->nbatch = 0;
 	st->paged = true;
+	elog(DEBUG1, "bloomfilter index \"%s\": layers past maintenance_work_mem are built on the index's pages",
+		 RelationGetRelationName(index));
 }
 
 /* Writes the keys of the batch (paged) */
@@ -540,6 +551,8 @@ bfi_build(Relation heap, Relation index, IndexInfo *indexInfo)
 {
 	IndexBuildResult *result;
 	BuildState	st;
+	MemoryContext buildcxt;
+	MemoryContext oldcxt;
 
 	if (RelationGetNumberOfBlocks(index) != 0)
 		elog(ERROR, "index \"%s\" already contains data",
@@ -548,6 +561,14 @@ bfi_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	/* a rebuild in place reads this transaction's rows: its pending keys are in */
 	bfi_pending_forget(index);
 
+	/*
+	 * What the build allocates goes with it: CREATE INDEX on a partitioned
+	 * table, and a rebuild of a table's indexes, build many indexes in one
+	 * memory context
+	 */
+	buildcxt = AllocSetContextCreate(CurrentMemoryContext, "bloomfilter index build",
+									 ALLOCSET_DEFAULT_SIZES);
+	oldcxt = MemoryContextSwitchTo(buildcxt);
 	memset(&st, 0, sizeof(st));
 	st.index = index;
 	{
@@ -577,6 +598,8 @@ bfi_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	}
 	else
 		write_index(index, &st);
+	MemoryContextSwitchTo(oldcxt);
+	MemoryContextDelete(buildcxt);
 
 	result = palloc_object(IndexBuildResult);
 	result->heap_tuples = st.heap_tuples;
