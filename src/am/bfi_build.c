@@ -38,6 +38,7 @@
 #include "catalog/pg_class.h"
 #include "catalog/pg_inherits.h"
 #include "catalog/pg_collation.h"
+#include "commands/defrem.h"
 #include "miscadmin.h"
 #include "storage/lmgr.h"
 #include "storage/smgr.h"
@@ -415,24 +416,28 @@ same_definition(Relation a, Relation b)
 /*
  * The attached bloomfilter index of index's table that index replaces, as
  * the copy REINDEX CONCURRENTLY builds before it swaps it in: one with the
- * same definition; of several (two partitioned indexes of one definition),
- * the one with the longest name that begins ours (the copy is named
- * "<name>_ccnew")
+ * same definition, named so that the copy's name is the one PostgreSQL
+ * chose for it (ChooseRelationName: the name, cut to fit, then "_ccnew"
+ * and perhaps a number); else the only one with the same definition
  */
 static Oid
 replaced_index(Relation index, List *indexes)
 {
 	ListCell   *lc;
-	Oid			found = InvalidOid;
-	int			found_len = -1;
+	Oid			same_only = InvalidOid;
+	int			nsame = 0;
 	const char *name = RelationGetRelationName(index);
+	const char *label = NULL;
 
+	for (const char *p = strstr(name, "_ccnew"); p != NULL; p = strstr(p + 1, "_ccnew"))
+		if (strspn(p + 6, "0123456789") == strlen(p + 6))
+			label = p + 1;
 	foreach(lc, indexes)
 	{
 		Oid			oid = lfirst_oid(lc);
 		Relation	other;
-		int			len = 0;
 		bool		same;
+		bool		named = false;
 
 		CHECK_FOR_INTERRUPTS();
 		if (oid == RelationGetRelid(index) || !get_rel_relispartition(oid) ||
@@ -446,18 +451,20 @@ replaced_index(Relation index, List *indexes)
 		}
 		same = other->rd_rel->relam == index->rd_rel->relam &&
 			same_definition(index, other);
-		len = (int) strlen(RelationGetRelationName(other));
-		if (strncmp(name, RelationGetRelationName(other), len) != 0)
-			len = 0;
+		if (same && label != NULL)
+			named = strcmp(makeObjectName(RelationGetRelationName(other), NULL, label),
+						   name) == 0;
 		relation_close(other, NoLock);
 		UnlockRelationOid(oid, AccessShareLock);
-		if (same && len > found_len)
+		if (named)
+			return oid;
+		if (same)
 		{
-			found = oid;
-			found_len = len;
+			same_only = oid;
+			nsame++;
 		}
 	}
-	return found;
+	return nsame == 1 ? same_only : InvalidOid;
 }
 
 /*
@@ -538,12 +545,14 @@ init_meta(Relation index, BfiMeta *m, BfiCache *c, const uint64 *seed)
 {
 	BfiOptions	defaults;
 	const BfiOptions *o = bfi_index_options(index, &defaults);
+	BloomKeyInfo *key = c->key; /* in rd_indexcxt: c may go meanwhile */
 
 	bfi_meta_init(m, o->fpr, o->expansion, o->min_capacity, o->min_pages);
+	m->key_class = key->key_class;
+	m->key_type = key->key_type;
+	m->key_typid = key->typid;
+	/* may take locks, and so process invalidations that free rd_amcache */
 	m->seed = seed != NULL ? *seed : index_seed(index, o);
-	m->key_class = c->key->key_class;
-	m->key_type = c->key->key_type;
-	m->key_typid = c->key->typid;
 }
 
 IndexBuildResult *
