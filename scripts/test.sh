@@ -34,6 +34,10 @@ bash scripts/build.sh 2>&1 | tee "$log/build15.out"
 if [ "${PIPESTATUS[0]}" -ne 0 ]; then echo "build failed"; echo "$passed passed, 1 failed"; exit 1; fi
 if grep -q 'warning:' "$log/build15.out"; then bad "build: PostgreSQL 15 without warnings"
 else ok "build: PostgreSQL 15 without warnings"; fi
+# the build refuses an xxHash older than 0.8.0 (XXH3 hashed otherwise)
+if echo '#include "hash.h"' | { gcc -fsyntax-only -Itest/xxhash_old -Isrc/core -x c - 2>&1 || true; } |
+        grep -q 'needs xxHash 0.8.0 or later'; then ok "build: refuses xxHash 0.7"
+else bad "build: refuses xxHash 0.7"; fi
 
 # Citus and PostgreSQL 18 build in the background (minutes the first time
 # on a machine, then cached) while the unit, fuzz and regression stages

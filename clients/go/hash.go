@@ -6,6 +6,12 @@ package bloomtype
 #include <stddef.h>
 #include <xxhash.h>
 
+// XXH3's output is fixed only from xxHash 0.8.0 (src/core/hash.h): an
+// older one would hash keys differently from every stored filter.
+#if !defined(XXH_VERSION_NUMBER) || XXH_VERSION_NUMBER < 800
+#error "the bloomtype Go reader needs xxHash 0.8.0 or later (Debian: libxxhash-dev >= 0.8.0): XXH3's output is stable only from 0.8.0"
+#endif
+
 // XXH3-64 with a seed over n bytes (src/core/hash.h, bloom_hash_bytes).
 static uint64_t bt_hash_bytes(const void *p, size_t n, uint64_t seed)
 {

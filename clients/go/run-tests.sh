@@ -28,6 +28,14 @@ case "${1:-}" in
 unit)
 	go vet ./...
 	go test -count=1 ./...
+	# the cgo build refuses an xxHash older than 0.8.0
+	old=$(CGO_CFLAGS="-I$(cd ../../test/xxhash_old && pwd)" go build ./... 2>&1 || true)
+	if grep -q 'needs xxHash 0.8.0 or later' <<<"$old"; then
+		echo "ok: the build refuses xxHash 0.7"
+	else
+		echo "FAILED: the build took xxHash 0.7"
+		exit 1
+	fi
 	;;
 agree)
 	[ $# -eq 2 ] || { echo "usage: $0 agree DIR" >&2; exit 2; }

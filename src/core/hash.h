@@ -22,6 +22,17 @@
 #include <xxhash.h>
 
 /*
+ * XXH3's output is fixed only from xxHash 0.8.0 on (its release notes: the
+ * XXH3 and XXH128 formats are stable from 0.8.0; 0.7.x hashed otherwise).
+ * Built against an older xxHash, this library would hash keys differently
+ * from every filter, index and reader made with a newer one: silent false
+ * negatives.  So the build stops.
+ */
+#if !defined(XXH_VERSION_NUMBER) || XXH_VERSION_NUMBER < 800
+#error "bloomtype needs xxHash 0.8.0 or later (Debian: libxxhash-dev >= 0.8.0): XXH3's output is stable only from 0.8.0, and an older one would hash keys differently from stored filters"
+#endif
+
+/*
  * Little-endian helpers.  On little-endian machines they are plain 8-byte
  * copies: byte-by-byte stores followed by an 8-byte load (as when a key is
  * encoded and then hashed) defeat store forwarding and cost ten times the
