@@ -39,10 +39,13 @@ tarball=$C/pg$v-$suite.tar
 
 root=""
 mounts=()
-cleanup() {
+unmount() {
 	local i
 	for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do umount -l "${mounts[$i]}" 2>/dev/null; done
 	mounts=()
+}
+cleanup() {
+	unmount
 	# never delete through a mount that is still there (/dev is the machine's)
 	if [ -n "$root" ] && ! grep -q " $root/" /proc/mounts; then rm -rf "$root"; fi
 }
@@ -76,20 +79,14 @@ ensure() {
 		> "$C/pg$v-apt.log" 2>&1 ||
 		{ tail -5 "$C/pg$v-apt.log"; fail "apt-get install $packages failed: $C/pg$v-apt.log"; }
 	inside apt-get clean
-	cleanup_mounts_only
+	unmount
 	tar -C "$root" -cf "$tarball.part" . && mv "$tarball.part" "$tarball" || fail "cannot write $tarball"
 	echo "pgroot $v: root $tarball"
 }
-cleanup_mounts_only() {
-	local i
-	for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do umount -l "${mounts[$i]}" 2>/dev/null; done
-	mounts=()
-}
-
 # CMD in a fresh copy of the root, the checkout (as on disk: tracked and
 # untracked files git does not ignore) at /work/main
 run_in() {
-	ensure > /dev/null || { ensure; return 1; }
+	ensure >&2 || return 1
 	root=$(mktemp -d "$C/run-pg$v.XXXXXX")
 	tar -C "$root" -xf "$tarball" || fail "cannot unpack $tarball"
 	chmod 755 "$root"
