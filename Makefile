@@ -48,6 +48,13 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
+# a build outside the source tree (VPATH=..., as Debian's pg_buildext
+# builds each version in build-NN) puts the objects in folders of its own,
+# made here (a rule for them would find the source tree's through VPATH)
+ifneq ($(srcdir),.)
+$(shell mkdir -p $(sort $(dir $(OBJS))))
+endif
+
 # the install script of the newest version, from the per-family SQL
 # fragments and the key types (scripts/gen_sql.pl says how; PGXS sets
 # .DELETE_ON_ERROR, so a failed run leaves no script behind)
@@ -82,4 +89,8 @@ tap:
 unit: test/unit/run_unit
 	test/unit/run_unit
 
-.PHONY: unit tap
+# the release archive PGXN takes (scripts/dist.sh): bloomtype-VERSION.zip
+dist:
+	PG_CONFIG=$(PG_CONFIG) bash $(srcdir)/scripts/dist.sh
+
+.PHONY: unit tap dist

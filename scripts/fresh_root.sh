@@ -8,6 +8,10 @@
 #
 #   bash scripts/fresh_root.sh            scripts/demo.sh, then scripts/test.sh
 #   bash scripts/fresh_root.sh demo       only the demo
+#   bash scripts/fresh_root.sh package    the README's "Install from a
+#                                         package": scripts/package.sh, apt
+#                                         install of what it made, then
+#                                         CREATE EXTENSION in Debian's cluster
 #   bash scripts/fresh_root.sh shell      an interactive shell in a fresh root
 #
 # Settings: BLOOMTYPE_ROOT_CACHE (default /var/cache/bloomtype-roots) keeps the
@@ -31,8 +35,8 @@ SUITE=bookworm
 [ "$(id -u)" -eq 0 ] || { echo "fresh root: needs root (debootstrap, chroot, mounts)" >&2; exit 2; }
 [ -d "$shared" ] || { echo "fresh root: no $shared beside the checkout" >&2; exit 2; }
 mode=${1:-all}
-case "$mode" in all | demo | test | shell) ;; *)
-	echo "usage: $0 [all | demo | test | shell]" >&2; exit 2 ;;
+case "$mode" in all | demo | test | package | shell) ;; *)
+	echo "usage: $0 [all | demo | test | package | shell]" >&2; exit 2 ;;
 esac
 
 # the machine's own Debian archive (deb822 or one-line form)
@@ -119,6 +123,19 @@ run() {
 	if [ "$rc" -eq 0 ]; then echo "fresh root: $name ... ok ($(( $(date +%s) - s )) s)"
 	else echo "fresh root: $name ... FAILED ($(( $(date +%s) - s )) s, exit $rc; log $C/last-$name.log)"; failed=1; fi
 }
+if [ "$mode" = package ]; then
+	# as the README says it, apt's frontend for the local file; then
+	# Debian's own cluster (installing postgresql-15 made it), started
+	# without an init system
+	run package "bash scripts/package.sh &&
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q ./packages/postgresql-15-bloomtype_*.deb &&
+		pg_ctlcluster 15 main start &&
+		runuser -u postgres -- psql -X -v ON_ERROR_STOP=1 -c 'CREATE EXTENSION bloomtype' \
+			-c 'SELECT bloom_contains(f, 42) AS has_42, bloom_contains(f, 0) AS has_0
+			      FROM (SELECT bloom_agg(g) AS f FROM generate_series(1, 100) g) s' &&
+		dpkg -V postgresql-15-bloomtype; rc=\$?; pg_ctlcluster 15 main stop; exit \$rc"
+	exit $failed
+fi
 [ "$mode" = test ] || run demo bash scripts/demo.sh
 [ "$mode" = demo ] || {
 	run test bash scripts/test.sh

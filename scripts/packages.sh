@@ -41,7 +41,12 @@ BT_PKGS_demo=(python3 python3-xxhash python3-psycopg2)
 BT_PKGS_bench=(postgresql-15-hll gnuplot-nox python3)
 BT_PKGS_redis=(redis-server redis-tools cmake make gcc g++ git python3)
 # scripts/fresh_root.sh
-BT_PKGS_root=(debootstrap tar)
+BT_PKGS_root=(debootstrap tar curl)
+# Debian's package tools and what debian/control asks to build with
+# (scripts/package.sh; on Debian 13 too: no version named), and the
+# release archive's tools (scripts/dist.sh)
+BT_PKGS_package=(build-essential debhelper dpkg-dev postgresql-all postgresql-server-dev-all libxxhash-dev)
+BT_PKGS_dist=(git zip unzip)
 
 bt_need()
 {

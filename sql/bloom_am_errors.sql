@@ -17,6 +17,7 @@ INSERT INTO am_err SELECT g, g, 'n' || g FROM generate_series(1, 100) g;
 CREATE INDEX ON am_err USING bloomfilter (id, b);
 CREATE INDEX ON am_err USING bloomfilter (id) INCLUDE (b);
 CREATE UNIQUE INDEX ON am_err USING bloomfilter (id);
+-- (19 points at the column in these two errors: expected/bloom_am_errors_1.out)
 CREATE INDEX ON am_err USING bloomfilter (id DESC);
 CREATE INDEX ON am_err USING bloomfilter (id NULLS FIRST);
 ALTER TABLE am_err ADD EXCLUDE USING bloomfilter (id WITH =);

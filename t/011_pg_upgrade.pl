@@ -1,4 +1,4 @@
-# pg_upgrade from PostgreSQL 15 to 18 of a cluster holding values of every
+# pg_upgrade of a cluster holding values of every
 # kind (bloomfilter, countingbloom, cuckoofilter: filters, aggregate states,
 # light states, TOASTed values) and bloomfilter indexes (logged, unlogged,
 # grown to several layers, text keys): afterwards every value is the same
@@ -6,34 +6,37 @@
 # before (never a false negative), and the upgraded indexes keep taking
 # inserts, by row and by COPY, and can be rebuilt.  The grown index is
 # made a 1.7 one (index format version 1: no full pages counted in its
-# metapage) before the upgrade: 18 reads it, and its first write counts
+# metapage) before the upgrade: the new server reads it, and its first write counts
 # its full pages and writes version 2.
 #
-# Runs in scripts/test.sh's PostgreSQL 18 stage: the tests' own server is
-# 18 and BLOOMTYPE_PG15_INSTALL names the 15 installation (Debian's
-# /usr/lib/postgresql/15), bloomtype installed in both.  pg_upgrade copies
-# the index files as they are: their pages are native-endian and carry
-# their own format version (docs/FORMAT.md, "Index pages"), which 18's
-# library reads as 15's wrote it.
+# Runs in scripts/test.sh's PostgreSQL 18 stage (from 15: the tests' own
+# server is 18 and BLOOMTYPE_UPGRADE_FROM names Debian's
+# /usr/lib/postgresql/15) and in its PostgreSQL 19 stage (from 18, both
+# Debian's packages in the unstable root), bloomtype installed in both.
+# pg_upgrade copies the index files as they are: their pages are
+# native-endian and carry their own format version (docs/FORMAT.md, "Index
+# pages"), which the newer library reads as the older one wrote it.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $old_install = $ENV{BLOOMTYPE_PG15_INSTALL} // '';
-plan skip_all => ($ENV{BLOOMTYPE_PG18_WHY}
-	  // 'BLOOMTYPE_PG15_INSTALL is not set (scripts/test.sh sets it in its PostgreSQL 18 stage)')
-  if $old_install eq '' || defined $ENV{BLOOMTYPE_PG18_WHY};
+my $old_install = $ENV{BLOOMTYPE_UPGRADE_FROM} // '';
+plan skip_all => ($ENV{BLOOMTYPE_UPGRADE_WHY}
+	  // 'BLOOMTYPE_UPGRADE_FROM is not set (scripts/test.sh sets it in its PostgreSQL 18 and 19 stages)')
+  if $old_install eq '' || defined $ENV{BLOOMTYPE_UPGRADE_WHY};
 
-my $old = PostgreSQL::Test::Cluster->new('old15', install_path => $old_install);
-my $new = PostgreSQL::Test::Cluster->new('new18');
-ok($old->pg_version < 16 && $new->pg_version >= 18,
-	'upgrading from ' . $old->pg_version . ' to ' . $new->pg_version);
+my $old = PostgreSQL::Test::Cluster->new('old', install_path => $old_install);
+my $new = PostgreSQL::Test::Cluster->new('new');
+my ($from, $to) = ($old->pg_version->major, $new->pg_version->major);
+ok($from < $to, "upgrading from $from to $to");
 
-# the same locale on both; 18's initdb turns data checksums on by default
-# and pg_upgrade needs both clusters alike
-$old->init(extra => [ '--locale=C', '--encoding=UTF8' ]);
+# the same locale on both, no data checksums on either (18's initdb turns
+# them on by default; the metapage is rewritten below, and pg_upgrade
+# needs both clusters alike)
+$old->init(extra => [ '--locale=C', '--encoding=UTF8',
+		($from >= 18 ? ('--no-data-checksums') : ()) ]);
 $old->append_conf('postgresql.conf', "fsync = off\n");
 $old->start;
 $old->safe_psql('postgres', 'CREATE DATABASE src');
@@ -174,14 +177,14 @@ command_ok(
 		'-s', $new->host, '-p', $old->port, '-P', $new->port,
 		'--copy'
 	],
-	'pg_upgrade from 15 to 18');
+	"pg_upgrade from $from to $to");
 $new->append_conf('postgresql.conf', "fsync = off\n");
 $new->start;
 
 is($new->safe_psql('src', q{SELECT extversion FROM pg_extension WHERE extname = 'bloomtype'}),
 	$extversion, "the extension came over at its version ($extversion)");
-is($new->safe_psql('src', q{SELECT current_setting('server_version_num')::int >= 180000}),
-	't', 'the upgraded cluster runs 18');
+is($new->safe_psql('src', q{SELECT current_setting('server_version_num')::int / 10000}),
+	$to, "the upgraded cluster runs $to");
 is($new->safe_psql('src', $bytes), $bytes_before, 'every value is the same bytes after pg_upgrade');
 is($new->safe_psql('src', $answers), $answers_before, 'every value answers every key as before, same info');
 is($new->safe_psql('src', $index_answers), $index_before,
@@ -221,11 +224,11 @@ $new->safe_psql('src', 'REINDEX TABLE users; REINDEX TABLE grown');
 is( $new->safe_psql('src', q{
 	SELECT (SELECT count(*) FILTER (WHERE bloom_index_contains('users_id_bloom', id)) FROM users),
 	       (SELECT count(*) FILTER (WHERE bloom_index_contains('grown_bloom', id)) FROM grown)}),
-	'100100|176010', 'and are rebuilt by REINDEX on 18');
-# a value made on 18 is the same bytes as the one made on 15
+	'100100|176010', "and are rebuilt by REINDEX on $to");
+# a value made on the new server is the same bytes as the old one's
 is( $new->safe_psql('src', q{
 	SELECT md5((SELECT bloom_agg(g) FROM generate_series(1, 3000000) g)::bytea) = md5(b::bytea) FROM v WHERE id = 2}),
-	't', 'bloom_agg on 18 makes the bytes 15 made');
+	't', "bloom_agg on $to makes the bytes $from made");
 
 $new->stop;
 done_testing();

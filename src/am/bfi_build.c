@@ -628,7 +628,7 @@ bfi_buildempty(Relation index)
 	bfi_meta_for_index(index, &main);
 	init_meta(index, &m, bfi_cache(index), &main.seed);
 	bfi_init_meta_page(page.data, &m);
-	PageSetChecksumInplace(page.data, BFI_META_BLKNO);
+	BT_PAGE_SET_CHECKSUM(page.data, BFI_META_BLKNO);
 	smgrwrite(RelationGetSmgr(index), INIT_FORKNUM, BFI_META_BLKNO, page.data, true);
 	log_newpage(BT_SMGR_LOCATOR(RelationGetSmgr(index)), INIT_FORKNUM,
 				BFI_META_BLKNO, page.data, true);

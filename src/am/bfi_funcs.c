@@ -95,7 +95,7 @@ static ArrayType *
 result_like(ArrayType *keys, int n, bool **found, uint32 *nvalues)
 {
 	int			ndim = ARR_NDIM(keys);
-	bits8	   *nulls = ARR_NULLBITMAP(keys);
+	uint8	   *nulls = ARR_NULLBITMAP(keys);
 	int32		dataoffset = nulls ? ARR_OVERHEAD_WITHNULLS(ndim, n) : 0;
 	Size		nbytes;
 	ArrayType  *result;
@@ -162,12 +162,13 @@ bloom_index_contains_each(PG_FUNCTION_ARGS)
 			uint32		v = 0;
 
 			seed = c->meta.seed;
-			array_iter_setup(&it, (AnyArrayType *) keys);
+			BT_ARRAY_ITER_SETUP(&it, (AnyArrayType *) keys, typlen, typbyval,
+								typalign);
 			for (int j = 0; j < n; j++)
 			{
 				bool		isnull;
-				Datum		d = array_iter_next(&it, &isnull, j, typlen, typbyval,
-												typalign);
+				Datum		d = BT_ARRAY_ITER_NEXT(&it, &isnull, j, typlen,
+												   typbyval, typalign);
 
 				if (!isnull)
 					h[v++] = bloom_key_hash_fast(ki, d, seed);

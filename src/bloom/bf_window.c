@@ -21,6 +21,7 @@
 #include "utils/builtins.h"
 #include "utils/datetime.h"
 #include "utils/timestamp.h"
+#include "utils/tuplestore.h"
 
 /* Microseconds from the Unix epoch to PostgreSQL's (2000-01-01) */
 #define UNIX_TO_PG_USEC \

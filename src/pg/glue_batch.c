@@ -58,7 +58,7 @@ bt_bool_array(const bool *found, const BtBatchKeys *keys)
 	Size		nbytes;
 	ArrayType  *out;
 	bool	   *data;
-	bits8	   *bitmap;
+	uint8	   *bitmap;
 	int			j = 0;
 
 	if (n == 0)
