@@ -54,7 +54,8 @@ VACUUM ANALYZE;
 SQL
 
 # milliseconds of one statement, from EXPLAIN ANALYZE's execution time
-ms() { q -At -c "EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) $1" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["Execution Time"])'; }
+# the statement's execution time in ms, from EXPLAIN ANALYZE's last line
+ms() { q -At -c "EXPLAIN (ANALYZE, TIMING OFF) $1" | sed -n 's/^Execution Time: \([0-9.]*\) ms$/\1/p'; }
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
 declare -A stmt
