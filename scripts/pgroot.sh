@@ -79,6 +79,8 @@ cleanup() {
 	if [ -n "$root" ] && ! grep -q " $root/" /proc/mounts; then rm -rf "$root"; fi
 }
 trap cleanup EXIT
+# stopped by a signal, it still unmounts and removes its copy
+trap 'exit 130' INT TERM
 mount_in() {
 	mount -t proc proc "$1/proc" && mounts+=("$1/proc") &&
 		mount -t sysfs sysfs "$1/sys" && mounts+=("$1/sys") &&

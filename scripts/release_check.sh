@@ -60,7 +60,9 @@ dist_contents() {
 	[ -z "$(echo "$list" | grep -v "^$name/")" ] || { echo "files outside $name/"; return 1; }
 	for f in "$script" META.json LICENSE README.md bloomtype.control Makefile bloom_ext.c \
 		sql/bloom_io.sql expected/bloom_io.out debian/control.in debian/rules debian/tests/installcheck; do
-		echo "$list" | grep -qx "$name/$f" || { echo "$out: no $f"; return 1; }
+		# (a here-string: under pipefail, echo into a grep -q that stops
+		# at its first match can die of SIGPIPE and fail the pipe)
+		grep -qx "$name/$f" <<<"$list" || { echo "$out: no $f"; return 1; }
 	done
 }
 step "META.json holds what PGXN's spec requires" meta_valid
