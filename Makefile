@@ -26,18 +26,18 @@ AM_SRCS = src/am/bfi_handler.c src/am/bfi_pages.c src/am/bfi_build.c \
 	src/am/bfi_insert.c src/am/bfi_pending.c src/am/bfi_older.c src/am/bfi_wal.c \
 	src/am/bfi_validate.c src/am/bfi_access.c \
 	src/am/bfi_citus.c src/am/bfi_route.c src/am/bfi_site.c src/am/bfi_read.c \
-	src/am/bfi_funcs.c
+	src/am/bfi_funcs.c src/am/bfi_log.c src/am/bfi_sync.c
 
 OBJS = bloom_ext.o $(PG_SRCS:.c=.o) $(BLOOM_SRCS:.c=.o) $(AM_SRCS:.c=.o) \
 	$(COUNTING_SRCS:.c=.o) $(CUCKOO_SRCS:.c=.o) \
 	$(CORE_SRCS:.c=.o)
 DATA = bloomtype--1.0.sql bloomtype--1.0--1.1.sql bloomtype--1.1--1.2.sql \
 	bloomtype--1.2--1.3.sql bloomtype--1.3--1.4.sql bloomtype--1.4--1.5.sql \
-	bloomtype--1.5--1.6.sql bloomtype--1.6--1.7.sql
-DATA_built = bloomtype--1.7.sql
+	bloomtype--1.5--1.6.sql bloomtype--1.6--1.7.sql bloomtype--1.7--1.8.sql
+DATA_built = bloomtype--1.8.sql
 PGFILEDESC = "bloomtype - probabilistic filter data types"
 
-REGRESS = bloom_io bloom_install bloom_module bloom_funcs bloom_keys bloom_agg bloom_setops bloom_stats bloom_cache bloom_memory bloom_hostile bloom_batch bloom_scalable bloom_am bloom_am_plans bloom_am_bulk bloom_am_errors bloom_am_partition bloom_am_cache bloom_am_flood counting_funcs cuckoo_funcs forget_agg forget_random counting_hostile cuckoo_hostile bloom_upgrade bloom_trusted bloom_cancel bloom_window bloom_window_index
+REGRESS = bloom_io bloom_install bloom_module bloom_funcs bloom_keys bloom_agg bloom_setops bloom_stats bloom_cache bloom_memory bloom_hostile bloom_batch bloom_scalable bloom_am bloom_am_plans bloom_am_bulk bloom_am_errors bloom_am_partition bloom_am_cache bloom_am_flood counting_funcs cuckoo_funcs forget_agg forget_random counting_hostile cuckoo_hostile bloom_upgrade bloom_trusted bloom_cancel bloom_window bloom_window_index bloom_sync
 
 PG_CPPFLAGS = $(CORE_CFLAGS) -I$(srcdir)/src/pg -I$(srcdir)/src/am \
 	-I$(srcdir)/src/counting -I$(srcdir)/src/cuckoo \
@@ -59,9 +59,9 @@ endif
 # fragments and the key types (scripts/gen_sql.pl says how; PGXS sets
 # .DELETE_ON_ERROR, so a failed run leaves no script behind)
 SQL_FRAGMENTS = $(addprefix $(srcdir)/,src/pg/bloomtype.sql.in src/pg/type.sql.in \
-	src/bloom/bloomfilter.sql.in src/bloom/window.sql.in src/am/bloomindex.sql.in \
+	src/bloom/bloomfilter.sql.in src/bloom/window.sql.in src/am/bloomindex.sql.in src/am/sync.sql.in \
 	src/counting/countingbloom.sql.in src/cuckoo/cuckoofilter.sql.in)
-bloomtype--1.7.sql: $(srcdir)/scripts/gen_sql.pl $(srcdir)/src/pg/keytypes.h $(SQL_FRAGMENTS)
+bloomtype--1.8.sql: $(srcdir)/scripts/gen_sql.pl $(srcdir)/src/pg/keytypes.h $(SQL_FRAGMENTS)
 	$(PERL) $(srcdir)/scripts/gen_sql.pl $(srcdir)/src/pg/keytypes.h \
 		$(srcdir)/src/pg/bloomtype.sql.in > $@
 

@@ -1,5 +1,5 @@
 -- ALTER EXTENSION bloomtype UPDATE from 1.0 through every version to the
--- newest (1.7): values written by 1.0 read unchanged, and the new functions
+-- newest (1.8): values written by 1.0 read unchanged, and the new functions
 -- arrive
 SET client_min_messages = warning;
 DROP EXTENSION IF EXISTS bloomtype CASCADE;
@@ -274,4 +274,31 @@ SELECT bloom_contains(w, 42::bigint) AS found, bloom_contains(w, 42::bigint, '20
        (SELECT count(*) FROM bloom_slices(w)) AS slices
   FROM kept17;
 DROP TABLE kept17;
+
+-- 1.7 -> 1.8: the change log of an index (a table of the extension and
+-- its horizon, the trigger, bloom_index_filter_at, bloom_index_changes,
+-- bloom_index_log_prune); stored values keep their bytes and answers, and
+-- an index made on 1.7 is logged after the update
+CREATE TABLE kept18 (id bigint);
+INSERT INTO kept18 SELECT generate_series(1, 100);
+CREATE INDEX kept18_bloom ON kept18 USING bloomfilter (id);
+SELECT count(*) AS sync_functions_before FROM pg_proc
+ WHERE proname IN ('bloom_index_log_trigger', 'bloom_index_filter_at', 'bloom_index_changes', 'bloom_index_log_prune');
+ALTER EXTENSION bloomtype UPDATE TO '1.8';
+SELECT extversion FROM pg_extension WHERE extname = 'bloomtype';
+SELECT count(*) AS sync_functions_after FROM pg_proc
+ WHERE proname IN ('bloom_index_log_trigger', 'bloom_index_filter_at', 'bloom_index_changes', 'bloom_index_log_prune');
+SELECT c.relname, pg_describe_object(d.refclassid, d.refobjid, 0) AS member_of
+  FROM pg_class c JOIN pg_depend d ON d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.deptype = 'e'
+ ORDER BY c.relname;
+SELECT md5(f::bytea) = b.digest AS unchanged, bloom_contains(f, 500) = b.answers AS same_answer
+  FROM kept15, before_17 b;
+CREATE TRIGGER kept18_log AFTER INSERT ON kept18 REFERENCING NEW TABLE AS n
+  FOR EACH STATEMENT EXECUTE FUNCTION bloom_index_log_trigger('kept18_bloom');
+CREATE TEMP TABLE kept18_copy AS SELECT * FROM bloom_index_filter_at('kept18_bloom');
+INSERT INTO kept18 VALUES (101), (102);
+SELECT c.complete, length(c.hashes) / 8 AS keys
+  FROM kept18_copy k, bloom_index_changes('kept18_bloom', k.mark) c;
+DROP TABLE kept18;
+DELETE FROM bloomtype_index_log;
 DROP TABLE upgraded_t, kept13, kept14, ckept14, kept15;

@@ -45,10 +45,12 @@ static const char *const caller_names[] = {
 	"bloom_index_contains",
 	"bloom_index_contains_each",
 	"bloom_index_filter",
-	"bloom_index_info"
+	"bloom_index_info",
+	"bloom_index_filter_at",
+	"bloom_index_changes"
 };
 
-StaticAssertDecl(lengthof(caller_names) == BFI_CALLER_INFO + 1,
+StaticAssertDecl(lengthof(caller_names) == BFI_CALLER_CHANGES + 1,
 				 "one name for each BfiCaller");
 
 /* The name of the SQL function caller, as its errors give it */

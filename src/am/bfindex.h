@@ -165,7 +165,9 @@ typedef enum BfiCaller
 	BFI_CALLER_CONTAINS,		/* bloom_index_contains */
 	BFI_CALLER_CONTAINS_EACH,	/* bloom_index_contains_each */
 	BFI_CALLER_FILTER,			/* bloom_index_filter */
-	BFI_CALLER_INFO				/* bloom_index_info */
+	BFI_CALLER_INFO,			/* bloom_index_info */
+	BFI_CALLER_FILTER_AT,		/* bloom_index_filter_at */
+	BFI_CALLER_CHANGES			/* bloom_index_changes */
 } BfiCaller;
 
 extern const char *bfi_caller_name(BfiCaller caller);

@@ -106,4 +106,12 @@ typedef Oid BtRelFileNumber;
 #define BT_PAGE_SET_CHECKSUM(page, blkno)	PageSetChecksumInplace((page), (blkno))
 #endif
 
+/* Whether a role owns a relation (16 made the check one for every class) */
+#if PG_VERSION_NUM >= 160000
+#define BT_CLASS_OWNERCHECK(relid, roleid) \
+	object_ownercheck(RelationRelationId, (relid), (roleid))
+#else
+#define BT_CLASS_OWNERCHECK(relid, roleid) pg_class_ownercheck((relid), (roleid))
+#endif
+
 #endif							/* BLOOMTYPE_PGCOMPAT_H */
