@@ -7,6 +7,7 @@
 -- bloom_index_changes reads it as its owner, after the checks that
 -- bloom_index_filter makes (SELECT on the table, no row-level security).
 CREATE TABLE bloomtype_index_log (
+    heaprelid oid NOT NULL,
     indexrelid oid NOT NULL,
     relfilenode oid NOT NULL,
     xid xid8 NOT NULL DEFAULT pg_current_xact_id(),
@@ -15,17 +16,17 @@ CREATE TABLE bloomtype_index_log (
 );
 -- random hashes do not compress: stored as they are
 ALTER TABLE bloomtype_index_log ALTER COLUMN hashes SET STORAGE EXTERNAL;
-CREATE INDEX bloomtype_index_log_xid ON bloomtype_index_log (indexrelid, xid);
+CREATE INDEX bloomtype_index_log_xid ON bloomtype_index_log (heaprelid, xid);
 REVOKE ALL ON bloomtype_index_log FROM PUBLIC;
 COMMENT ON TABLE bloomtype_index_log IS
     'the keys'' hashes each statement added to a logged bloomfilter index (bloom_index_log_trigger), read by bloom_index_changes';
 CREATE TABLE bloomtype_index_log_horizon (
-    indexrelid oid PRIMARY KEY,
+    heaprelid oid PRIMARY KEY,
     horizon xid8 NOT NULL
 );
 REVOKE ALL ON bloomtype_index_log_horizon FROM PUBLIC;
 COMMENT ON TABLE bloomtype_index_log_horizon IS
-    'the greatest transaction id pruned from the change log of each index';
+    'the greatest transaction id pruned from the change log of each table';
 
 CREATE FUNCTION bloom_index_log_trigger() RETURNS trigger
     AS 'MODULE_PATHNAME', 'bloom_index_log_trigger' LANGUAGE C VOLATILE PARALLEL UNSAFE;
@@ -43,4 +44,4 @@ COMMENT ON FUNCTION bloom_index_changes(regclass, text) IS
 CREATE FUNCTION bloom_index_log_prune(index regclass, keep interval DEFAULT '10 minutes') RETURNS bigint
     AS 'MODULE_PATHNAME', 'bloom_index_log_prune' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
 COMMENT ON FUNCTION bloom_index_log_prune(regclass, interval) IS
-    'deletes the index''s change log rows older than keep (owner of the table); returns the rows deleted';
+    'deletes the change log rows of the index''s table older than keep (owner of the table); returns the rows deleted';

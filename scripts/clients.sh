@@ -78,6 +78,7 @@ export_filters() {
 			printf '{"name": "%s", "type": "%s", "file": "%s.bin", "keys": "%s", "n": %d, "answers": "%s.ans"%s}' \
 				"$name" "$type" "$name" "$rule" "$n" "$name" "$extra"
 		done <<<"$list"
+		export_sync "$dir" "$db" || return 1
 		echo ']}'
 	} >"$dir/manifest.json"
 	psql -X -q -d postgres -c "DROP DATABASE $db"
@@ -89,6 +90,40 @@ export_filters() {
 		[ -e "$f" ] || continue
 		[ "$(stat -c %s "$f")" = "$((8 * n))" ] || { echo "$f: not $n hashes" >&2; return 1; }
 	done
+}
+
+# The catch-up scenario (test/agree/sync.sql): the filter and mark of a
+# logged index, four rounds of changes, the index's answers; one manifest
+# entry with "mark" (the file of the base's mark) and "catchups" (each
+# round's file of hashes and file of its mark, in order)
+export_sync() {
+	local dir=$1 db=$2 name=int_index_sync r
+	psql -X -q -v ON_ERROR_STOP=1 -v n="$n" -d $db -f "$here/test/agree/sync.sql" >/dev/null || return 1
+	# every round complete, the index two layers from the first load on
+	[ "$(psql -X -At -d $db -c "SELECT count(*) FILTER (WHERE complete) || '/' || count(*) || '/' ||
+	        (bloom_index_info('sync_t_bloom')).layers || '/' ||
+	        (SELECT (bloom_info(filter)).layers FROM sync_base) FROM sync_rounds")" = 5/5/2/2 ] || {
+		echo "$name: a round of the catch-up scenario was not complete, or the index did not have two layers" >&2
+		return 1
+	}
+	psql -X -At -d $db -c "COPY (SELECT encode(filter::bytea, 'hex') FROM sync_base) TO STDOUT" |
+		perl -ne 'chomp; print pack("H*", $_)' >"$dir/$name.bin" || return 1
+	psql -X -At -d $db -c "COPY (SELECT string_agg(CASE WHEN bloom_index_contains('sync_t_bloom', key_int(g))
+	                                              THEN '1' ELSE '0' END, '' ORDER BY g)
+	                               FROM generate_series(0, $n - 1) g) TO STDOUT" |
+		tr -d '\n' >"$dir/$name.ans" || return 1
+	# the marks, in files of their own (they name the server, so that the
+	# exports of two servers differ only there: scripts/test.sh)
+	psql -X -At -d $db -c "SELECT mark FROM sync_base" | tr -d '\n' >"$dir/$name.mark" || return 1
+	local rounds=
+	for r in 1 2 3 4; do
+		psql -X -At -d $db -c "COPY (SELECT encode(hashes, 'hex') FROM sync_rounds WHERE r = $r) TO STDOUT" |
+			perl -ne 'chomp; print pack("H*", $_)' >"$dir/$name.$r.catchup" || return 1
+		psql -X -At -d $db -c "SELECT mark FROM sync_rounds WHERE r = $r" | tr -d '\n' >"$dir/$name.$r.mark" || return 1
+		rounds="$rounds${rounds:+, }{\"hashes\": \"$name.$r.catchup\", \"mark\": \"$name.$r.mark\"}"
+	done
+	printf ',\n{"name": "%s", "type": "bloomfilter", "file": "%s.bin", "keys": "int", "n": %d, "answers": "%s.ans", "mark": "%s.mark", "catchups": [%s]}' \
+		"$name" "$name" "$n" "$name" "$name" "$rounds"
 }
 
 step() {

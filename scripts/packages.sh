@@ -19,8 +19,9 @@
 # building and installing the extension on PostgreSQL 15 (scripts/build.sh)
 BT_PKGS_build=(postgresql-15 postgresql-server-dev-15 postgresql-common libxxhash-dev make gcc)
 # the test command's own tools: C unit tests (cmocka), the fuzz replay
-# (clang with ASan/UBSan runtimes), the TAP tests (IPC::Run)
-BT_PKGS_test=(libcmocka-dev clang libclang-rt-14-dev libipc-run-perl)
+# (clang with ASan/UBSan runtimes), the TAP tests (IPC::Run; t/012_sync.pl
+# drives the Python guard: python3 with xxhash and psycopg2)
+BT_PKGS_test=(libcmocka-dev clang libclang-rt-14-dev libipc-run-perl python3 python3-xxhash python3-psycopg2)
 # building PostgreSQL 18.6 from ../shared/vendor (scripts/pg18.sh; the
 # tarball is .tar.bz2)
 BT_PKGS_pg18=(bzip2 bison flex libreadline-dev zlib1g-dev libicu-dev libssl-dev pkg-config

@@ -10,18 +10,38 @@ CREATE FUNCTION sync_hashes(b bytea) RETURNS SETOF bigint LANGUAGE sql IMMUTABLE
   SELECT ('x' || string_agg(lpad(to_hex(get_byte(b, o + 7 - i)), 2, '0'), '' ORDER BY i))::bit(64)::bigint
     FROM generate_series(0, length(b) - 8, 8) o, generate_series(0, 7) i GROUP BY o ORDER BY o $$;
 
+-- the two statement triggers that log an index: INSERTs and UPDATEs
+CREATE PROCEDURE sync_log(tab regclass, idx text, channel text DEFAULT NULL) LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE format('CREATE TRIGGER %I AFTER INSERT ON %s REFERENCING NEW TABLE AS n FOR EACH STATEMENT'
+                 ' EXECUTE FUNCTION bloom_index_log_trigger(%L%s)', idx || '_ins', tab, idx,
+                 CASE WHEN channel IS NOT NULL THEN ', ' || quote_literal(channel) ELSE '' END);
+  EXECUTE format('CREATE TRIGGER %I AFTER UPDATE ON %s REFERENCING NEW TABLE AS n FOR EACH STATEMENT'
+                 ' EXECUTE FUNCTION bloom_index_log_trigger(%L%s)', idx || '_upd', tab, idx,
+                 CASE WHEN channel IS NOT NULL THEN ', ' || quote_literal(channel) ELSE '' END);
+END $$;
+
 CREATE TABLE sync_users (id bigint PRIMARY KEY, email text, active boolean DEFAULT true);
 INSERT INTO sync_users SELECT g, 'u' || g || '@example.com' FROM generate_series(1, 1000) g;
--- seed 0, so that the logged hashes can be compared with bloom_key_hash
-CREATE INDEX sync_users_bloom ON sync_users USING bloomfilter (id) WITH (seed = 0);
-CREATE TRIGGER sync_users_log AFTER INSERT ON sync_users REFERENCING NEW TABLE AS new_rows
+-- a secret seed, as every build draws one: the log's hashes are under it
+CREATE INDEX sync_users_bloom ON sync_users USING bloomfilter (id);
+-- only INSERTs logged: not enough (an UPDATE may change a key)
+CREATE TRIGGER sync_users_bloom_ins AFTER INSERT ON sync_users REFERENCING NEW TABLE AS new_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION bloom_index_log_trigger('sync_users_bloom');
+SELECT * FROM bloom_index_filter_at('sync_users_bloom');
+CREATE TRIGGER sync_users_bloom_upd AFTER UPDATE ON sync_users REFERENCING NEW TABLE AS new_rows
   FOR EACH STATEMENT EXECUTE FUNCTION bloom_index_log_trigger('sync_users_bloom');
 CREATE TEMP TABLE copy AS SELECT * FROM bloom_index_filter_at('sync_users_bloom');
+-- the seed of the index (drawn at its build), from its filter's header
+-- (offset 16, docs/FORMAT.md)
+CREATE FUNCTION sync_seed(f bloomfilter) RETURNS bigint LANGUAGE sql IMMUTABLE STRICT AS $$
+  SELECT sync_hashes(substring(f::bytea FROM 17 FOR 8)) $$;
+SELECT sync_seed(filter) <> 0 AS secret_seed FROM copy;
 -- the filter is bloom_index_filter's; the mark names this index
 SELECT filter = bloom_index_filter('sync_users_bloom') AS same_filter,
        split_part(mark, '/', 1) AS mark_version,
-       split_part(mark, '/', 5)::oid = 'sync_users_bloom'::regclass AS mark_index,
-       split_part(mark, '/', 8) AS mark_layers
+       split_part(mark, '/', 6)::oid = 'sync_users_bloom'::regclass AS mark_index,
+       split_part(mark, '/', 9) AS mark_layers
   FROM copy;
 
 -- nothing since: complete, no hashes, a mark
@@ -31,15 +51,15 @@ SELECT c.complete, c.reason, length(c.hashes) AS bytes, c.mark IS NOT NULL AS ha
 -- under the index's seed, in the order of the rows
 INSERT INTO sync_users (id) VALUES (5001), (5002);
 INSERT INTO sync_users (id) VALUES (5003);
-SELECT indexrelid::regclass, relfilenode = pg_relation_filenode('sync_users_bloom') AS this_file,
+SELECT heaprelid::regclass, indexrelid::regclass, relfilenode = pg_relation_filenode('sync_users_bloom') AS this_file,
        xid IS NOT NULL AS has_xid, length(hashes) AS bytes
   FROM bloomtype_index_log ORDER BY xid;
-SELECT h = bloom_key_hash(k, 0) AS same_hash, k
-  FROM (SELECT sync_hashes(c.hashes) AS h, unnest(ARRAY[5001, 5002, 5003]::bigint[]) AS k
+SELECT h = bloom_key_hash(k, sync_seed(filter)) AS same_hash, h <> bloom_key_hash(k, 0) AS not_seed_0, k
+  FROM (SELECT copy.filter, sync_hashes(c.hashes) AS h, unnest(ARRAY[5001, 5002, 5003]::bigint[]) AS k
           FROM copy, bloom_index_changes('sync_users_bloom', copy.mark) c) x;
 -- a copy brought up to date answers as the index
 SELECT (SELECT count(*) FROM sync_hashes(c.hashes) h
-         WHERE h IN (SELECT bloom_key_hash(g::bigint, 0) FROM generate_series(5001, 5003) g)) AS delivered
+         WHERE h IN (SELECT bloom_key_hash(g::bigint, sync_seed(copy.filter)) FROM generate_series(5001, 5003) g)) AS delivered
   FROM copy, bloom_index_changes('sync_users_bloom', copy.mark) c;
 
 -- from the new mark: nothing, then only what came after it
@@ -47,8 +67,8 @@ CREATE TEMP TABLE mark2 AS
   SELECT c.mark FROM copy, bloom_index_changes('sync_users_bloom', copy.mark) c;
 SELECT complete, length(hashes) AS bytes FROM mark2, bloom_index_changes('sync_users_bloom', mark2.mark);
 INSERT INTO sync_users (id) VALUES (5004);
-SELECT complete, (SELECT array_agg(h) FROM sync_hashes(hashes) h) = ARRAY[bloom_key_hash(5004::bigint, 0)] AS only_new
-  FROM mark2, bloom_index_changes('sync_users_bloom', mark2.mark);
+SELECT c.complete, (SELECT array_agg(h) FROM sync_hashes(c.hashes) h) = ARRAY[bloom_key_hash(5004::bigint, sync_seed(copy.filter))] AS only_new
+  FROM copy, mark2, bloom_index_changes('sync_users_bloom', mark2.mark) c;
 
 -- what the index does not hold is not logged: NULL keys, rows outside a
 -- partial index's predicate; an expression index logs its expression;
@@ -73,7 +93,7 @@ SELECT array_agg(h ORDER BY h) = (SELECT array_agg(bloom_key_hash(e, 0) ORDER BY
 -- a statement of more keys than a log row holds (65,536) writes several
 INSERT INTO sync_users (id) SELECT generate_series(100001, 170000);
 SELECT count(*) AS rows, sum(length(hashes)) / 8 AS hashes FROM bloomtype_index_log
- WHERE indexrelid = 'sync_users_bloom'::regclass AND length(hashes) > 8;
+ WHERE heaprelid = 'sync_users'::regclass AND indexrelid = 'sync_users_bloom'::regclass AND length(hashes) > 8;
 
 -- the gaps: the copy must be reloaded, and the reason says why
 -- a layer added since (the keys above outgrew the first layer)
@@ -88,8 +108,7 @@ SELECT complete, length(hashes) AS bytes FROM copy, bloom_index_changes('sync_us
 -- more hashes than the filter has bytes: a reload is smaller
 CREATE TABLE sync_small (id bigint);
 CREATE INDEX sync_small_bloom ON sync_small USING bloomfilter (id) WITH (min_pages = 1, min_capacity = 100000);
-CREATE TRIGGER sync_small_log AFTER INSERT ON sync_small REFERENCING NEW TABLE AS n
-  FOR EACH STATEMENT EXECUTE FUNCTION bloom_index_log_trigger('sync_small_bloom', '');
+CALL sync_log('sync_small', 'sync_small_bloom', '');
 CREATE TEMP TABLE scopy AS SELECT * FROM bloom_index_filter_at('sync_small_bloom');
 SELECT (bloom_index_info('sync_small_bloom')).bytes AS filter_bytes;
 INSERT INTO sync_small SELECT generate_series(1, 5000);
@@ -101,6 +120,30 @@ REINDEX INDEX sync_users_bloom;
 SELECT complete, reason FROM copy, bloom_index_changes('sync_users_bloom', copy.mark);
 DROP TABLE copy;
 CREATE TEMP TABLE copy AS SELECT * FROM bloom_index_filter_at('sync_users_bloom');
+-- another logged index of the same table: its rows are not this index's
+-- keys, and do not stop its catch-up
+CREATE INDEX sync_users_email_bloom ON sync_users USING bloomfilter (email) WITH (seed = 0);
+CALL sync_log('sync_users', 'sync_users_email_bloom');
+INSERT INTO sync_users VALUES (6101, 'x6101@example.com');
+SELECT c.complete, (SELECT array_agg(h) FROM sync_hashes(c.hashes) h) = ARRAY[bloom_key_hash(6101::bigint, sync_seed(copy.filter))] AS only_its_keys
+  FROM copy, bloom_index_changes('sync_users_bloom', copy.mark) c;
+-- REINDEX CONCURRENTLY: a new index takes the name (and the trigger's
+-- argument follows the name); a copy of the old one reloads
+REINDEX INDEX CONCURRENTLY sync_users_bloom;
+SELECT complete, reason FROM copy, bloom_index_changes('sync_users_bloom', copy.mark);
+DROP TABLE copy;
+CREATE TEMP TABLE copy AS SELECT * FROM bloom_index_filter_at('sync_users_bloom');
+INSERT INTO sync_users VALUES (6102, 'x6102@example.com');
+SELECT c.complete, length(c.hashes) AS bytes FROM copy, bloom_index_changes('sync_users_bloom', copy.mark) c;
+-- a dropped logged index whose rows came after the mark: the copy
+-- cannot tell them from its own index's old name's, and reloads
+INSERT INTO sync_users VALUES (6103, 'x6103@example.com');
+DROP INDEX sync_users_email_bloom;
+DROP TRIGGER sync_users_email_bloom_ins ON sync_users;
+DROP TRIGGER sync_users_email_bloom_upd ON sync_users;
+SELECT complete, reason FROM copy, bloom_index_changes('sync_users_bloom', copy.mark);
+DROP TABLE copy;
+CREATE TEMP TABLE copy AS SELECT * FROM bloom_index_filter_at('sync_users_bloom');
 -- TRUNCATE
 TRUNCATE sync_small;
 SELECT complete, reason FROM scopy, bloom_index_changes('sync_small_bloom', scopy.mark);
@@ -108,12 +151,40 @@ SELECT complete, reason FROM scopy, bloom_index_changes('sync_small_bloom', scop
 SELECT complete, reason FROM copy, bloom_index_changes('sync_emails_bloom', copy.mark);
 SELECT * FROM bloom_index_changes('sync_users_bloom', 'bt1/1/2/3');
 SELECT * FROM bloom_index_changes('sync_users_bloom', 'bt1/1/2/3/4/5/0000000a/1/junk');
+SELECT * FROM bloom_index_changes('sync_users_bloom',
+  (SELECT regexp_replace(mark, '[^/]*$', 'junk') FROM copy));
+SELECT c.complete, c.reason FROM copy,
+       bloom_index_changes('sync_users_bloom', regexp_replace(copy.mark, '^bt1/[0-9]+/', 'bt1/1/')) c;
+SELECT c.complete, c.reason FROM copy,
+       bloom_index_changes('sync_users_bloom', regexp_replace(copy.mark, '^(bt1/[0-9]+/)[0-9]+/', '\11/')) c;
+-- a log trigger disabled, then enabled again: what came meanwhile was not
+-- logged, and a mark from before says so; with a trigger missing or
+-- disabled nothing can be caught up, and no mark is given
+ALTER TABLE sync_users DISABLE TRIGGER sync_users_bloom_upd;
+SELECT complete, reason FROM copy, bloom_index_changes('sync_users_bloom', copy.mark);
+SELECT * FROM bloom_index_filter_at('sync_users_bloom');
+ALTER TABLE sync_users ENABLE TRIGGER sync_users_bloom_upd;
+SELECT complete, reason FROM copy, bloom_index_changes('sync_users_bloom', copy.mark);
+DROP TABLE copy;
+CREATE TEMP TABLE copy AS SELECT * FROM bloom_index_filter_at('sync_users_bloom');
+-- a mark taken in a transaction that writes counts it as running: what
+-- it logs, before the mark and after, comes once it has committed
+BEGIN;
+INSERT INTO sync_users (id) VALUES (6050);
+CREATE TEMP TABLE wcopy AS SELECT * FROM bloom_index_filter_at('sync_users_bloom');
+INSERT INTO sync_users (id) VALUES (6052);
+COMMIT;
+SELECT c.complete, (SELECT array_agg(h ORDER BY h) FROM sync_hashes(c.hashes) h)
+         = (SELECT array_agg(bloom_key_hash(k, sync_seed(w.filter)) ORDER BY bloom_key_hash(k, sync_seed(w.filter)))
+              FROM unnest(ARRAY[6050, 6052]::bigint[]) k) AS both_delivered
+  FROM wcopy w, bloom_index_changes('sync_users_bloom', w.mark) c;
+DROP TABLE wcopy;
 -- pruning: rows older than keep go, and a mark that had not seen them
 -- must reload; a mark taken after the prune catches up
 INSERT INTO sync_users (id) VALUES (6002);
 SELECT bloom_index_log_prune('sync_users_bloom', '1 hour') AS pruned_young;
 SELECT bloom_index_log_prune('sync_users_bloom', '0') > 0 AS pruned_all;
-SELECT count(*) AS left_rows FROM bloomtype_index_log WHERE indexrelid = 'sync_users_bloom'::regclass;
+SELECT count(*) AS left_rows FROM bloomtype_index_log WHERE heaprelid = 'sync_users'::regclass;
 SELECT complete, reason FROM copy, bloom_index_changes('sync_users_bloom', copy.mark);
 DROP TABLE copy;
 CREATE TEMP TABLE copy AS SELECT * FROM bloom_index_filter_at('sync_users_bloom');
@@ -148,6 +219,11 @@ CREATE INDEX sync_parted_bloom ON sync_parted USING bloomfilter (id);
 CREATE TRIGGER sync_parted_log AFTER INSERT ON sync_parted REFERENCING NEW TABLE AS n
   FOR EACH STATEMENT EXECUTE FUNCTION bloom_index_log_trigger('sync_parted_bloom');
 INSERT INTO sync_parted VALUES (1);
+DROP TRIGGER sync_parted_log ON sync_parted;
+-- nor on a partition: rows inserted through the parent would not fire it
+CREATE TRIGGER sync_parted_1_log AFTER INSERT ON sync_parted_1 REFERENCING NEW TABLE AS n
+  FOR EACH STATEMENT EXECUTE FUNCTION bloom_index_log_trigger('sync_parted_1_id_idx');
+INSERT INTO sync_parted_1 VALUES (2);
 SELECT * FROM bloom_index_filter_at('sync_parted_bloom');
 DROP TABLE sync_parted;
 
@@ -161,6 +237,19 @@ GRANT SELECT ON sync_users TO sync_reader;
 GRANT SELECT ON copy TO sync_writer, sync_reader;
 SELECT has_table_privilege('public', 'bloomtype_index_log', 'SELECT') AS public_reads,
        has_table_privilege('public', 'bloomtype_index_log', 'INSERT') AS public_writes;
+-- an index's expression runs as the role whose statement fires the
+-- trigger, never as the log's owner (a superuser)
+CREATE FUNCTION sync_who(k bigint) RETURNS bigint LANGUAGE plpgsql IMMUTABLE AS $$
+BEGIN RAISE NOTICE 'key % hashed as %', k, current_user; RETURN k; END $$;
+CREATE TABLE sync_expr (id bigint);
+GRANT INSERT ON sync_expr TO sync_writer;
+CREATE INDEX sync_expr_bloom ON sync_expr USING bloomfilter (sync_who(id));
+CALL sync_log('sync_expr', 'sync_expr_bloom', '');
+SET ROLE sync_writer;
+INSERT INTO sync_expr VALUES (1);
+RESET ROLE;
+DROP TABLE sync_expr;
+DROP FUNCTION sync_who(bigint);
 SET ROLE sync_writer;
 INSERT INTO sync_users (id) VALUES (7001);
 SELECT count(*) FROM bloomtype_index_log;
@@ -170,7 +259,7 @@ SELECT bloom_index_log_prune('sync_users_bloom');
 RESET ROLE;
 SET ROLE sync_reader;
 SELECT complete, (SELECT array_agg(h) FROM sync_hashes(hashes) h)
-         = ARRAY[bloom_key_hash(6003::bigint, 0), bloom_key_hash(7001::bigint, 0)] AS both_keys
+         = ARRAY[bloom_key_hash(6003::bigint, sync_seed(copy.filter)), bloom_key_hash(7001::bigint, sync_seed(copy.filter))] AS both_keys
   FROM copy, bloom_index_changes('sync_users_bloom', copy.mark);
 DELETE FROM bloomtype_index_log;
 SELECT bloom_index_log_prune('sync_users_bloom');
@@ -191,8 +280,7 @@ DROP ROLE sync_reader;
 -- a large catch-up: 20,000 keys in one answer, each once
 CREATE TABLE sync_big (id bigint);
 CREATE INDEX sync_big_bloom ON sync_big USING bloomfilter (id) WITH (min_capacity = 200000);
-CREATE TRIGGER sync_big_log AFTER INSERT ON sync_big REFERENCING NEW TABLE AS n
-  FOR EACH STATEMENT EXECUTE FUNCTION bloom_index_log_trigger('sync_big_bloom');
+CALL sync_log('sync_big', 'sync_big_bloom');
 CREATE TEMP TABLE bcopy AS SELECT * FROM bloom_index_filter_at('sync_big_bloom');
 INSERT INTO sync_big SELECT generate_series(1, 10000);
 INSERT INTO sync_big SELECT generate_series(10001, 20000);
@@ -201,8 +289,14 @@ SELECT complete, reason, length(hashes) / 8 AS keys,
   FROM bcopy, bloom_index_changes('sync_big_bloom', bcopy.mark);
 
 DROP TABLE sync_users, sync_emails, sync_small, sync_big;
+DROP FUNCTION sync_seed(bloomfilter);
+DROP PROCEDURE sync_log(regclass, text, text);
 DROP FUNCTION sync_hashes(bytea);
--- the log rows of dropped indexes stay until pruned by their age
+-- the log rows of dropped tables go at the next bloom_index_log_prune
 SELECT count(*) > 0 AS rows_of_dropped FROM bloomtype_index_log;
-DELETE FROM bloomtype_index_log;
-DELETE FROM bloomtype_index_log_horizon;
+CREATE TABLE sync_last (id bigint);
+CREATE INDEX sync_last_bloom ON sync_last USING bloomfilter (id);
+SELECT bloom_index_log_prune('sync_last_bloom') > 0 AS pruned;
+SELECT count(*) AS log_rows FROM bloomtype_index_log;
+SELECT count(*) AS horizons FROM bloomtype_index_log_horizon;
+DROP TABLE sync_last;

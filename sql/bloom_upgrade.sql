@@ -295,6 +295,8 @@ SELECT md5(f::bytea) = b.digest AS unchanged, bloom_contains(f, 500) = b.answers
   FROM kept15, before_17 b;
 CREATE TRIGGER kept18_log AFTER INSERT ON kept18 REFERENCING NEW TABLE AS n
   FOR EACH STATEMENT EXECUTE FUNCTION bloom_index_log_trigger('kept18_bloom');
+CREATE TRIGGER kept18_log_update AFTER UPDATE ON kept18 REFERENCING NEW TABLE AS n
+  FOR EACH STATEMENT EXECUTE FUNCTION bloom_index_log_trigger('kept18_bloom');
 CREATE TEMP TABLE kept18_copy AS SELECT * FROM bloom_index_filter_at('kept18_bloom');
 INSERT INTO kept18 VALUES (101), (102);
 SELECT c.complete, length(c.hashes) / 8 AS keys

@@ -46,4 +46,8 @@
 // ContainsManySince, ContainsHashSince) those that end after a time, as
 // the server's bloom_contains(f, key, since). A lookup since a time on any
 // other filter is an error that matches ErrNotWindowed.
+//
+// An IndexCopy (NewIndexCopy) is a copy of a bloomfilter index's filter
+// that is kept in step with the index by the hashes bloom_index_changes
+// returns, as the index sets them, instead of being read again.
 package bloomtype

@@ -145,6 +145,32 @@ export class CuckooFilter extends Filter {
   private constructor();
 }
 
+/**
+ * A copy of a bloomfilter index's filter kept in step with the index:
+ * made from SELECT filter::bytea, mark FROM bloom_index_filter_at(index)
+ * (a scalable filter, kind 4; anything else is a FormatError with status
+ * NOTSCALABLE), brought up to date with bloom_index_changes(index, mark).
+ * Lookups as Filter's, from the current bits. The header's item counts
+ * (info()) stay those of the load.
+ */
+export class IndexCopy extends Filter {
+  /** The filter's bytes are copied: the caller's buffer is never written */
+  constructor(filter: FilterBytes, mark: string);
+  /** The position the copy is complete for */
+  readonly mark: string;
+  /**
+   * A complete catch-up: its hashes (8 bytes each, little-endian; another
+   * length is a RangeError and nothing is applied) and its new mark. A hash
+   * an older layer may hold is skipped, the others set in the newest layer,
+   * as the index does.
+   */
+  addHashes(hashes: Uint8Array | ArrayBuffer, mark: string): void;
+  /** A key the application has just committed: checked and hashed as contains() does; the mark is unchanged */
+  add(key: Key): void;
+  /** The value as it is now: new bytes (a Buffer in Node) */
+  toBytes(): Uint8Array;
+}
+
 /** A value of any of the three types, read by its type's reader */
 export function load(buf: FilterBytes): BloomFilter | CountingBloomFilter | CuckooFilter;
 export function fromHex(text: string): BloomFilter | CountingBloomFilter | CuckooFilter;
@@ -162,7 +188,7 @@ export class FormatError extends Error {
   /** The reader's type, or 'bloomtype' for fromHex()'s text form */
   readonly type: string;
   /** SHORT, MAGIC, VERSION, KIND, HASH, KEYCLASS, GEOMETRY, PARAMS, FLAGS, LENGTH, COUNT,
-   *  OTHERTYPE, CONTENT (the server's), HASHLIST, TEXT, TOOLARGE (the client's) */
+   *  OTHERTYPE, CONTENT (the server's), HASHLIST, TEXT, TOOLARGE, NOTSCALABLE (the client's) */
   readonly status: string;
   /** The server's detail for the status */
   readonly detail: string;

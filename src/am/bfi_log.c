@@ -12,7 +12,9 @@
  * (column, expression, partial predicate) and its 64-bit hash under the
  * index's seed, and writes them to the extension's table
  * bloomtype_index_log as rows of at most BFI_LOG_CHUNK hashes, 8 bytes
- * each, little-endian, with the writing transaction's id.  The rows are
+ * each, little-endian, with the table, the index and its file, and the
+ * writing transaction's id.  The rows are found by table (bfi_sync.c says
+ * why: an index's name may pass to another index).  The rows are
  * written as the log table's owner (PUBLIC has no right on it), as
  * PostgreSQL's foreign-key triggers act as the referenced table's owner:
  * a role that may only INSERT gets its keys logged and reads none.  The
@@ -20,10 +22,10 @@
  * given; '' for none) with an empty payload: a wake-up only, since what a
  * notification carries every role may read with LISTEN.
  *
- * The log is pruned of rows older than keep (10 minutes unless given) by
- * one statement in 256 (by its transaction id, so no state is kept), and
- * by bloom_index_log_prune; the greatest transaction id pruned is kept
- * per index in bloomtype_index_log_horizon, so that a reader whose
+ * The log is pruned of a table's rows older than keep (10 minutes unless
+ * given) by one statement in 256 (by its transaction id, so no state is
+ * kept), and by bloom_index_log_prune; the greatest transaction id pruned
+ * is kept per table in bloomtype_index_log_horizon, so that a reader whose
  * position is older learns that its copy cannot be brought up to date
  * (bfi_sync.c).  The log's size is so bounded by the write rate times
  * keep, whatever the keys.
@@ -37,6 +39,7 @@
 #include "access/xact.h"
 #include "catalog/index.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_inherits.h"
 #include "catalog/pg_type.h"
 #include "commands/async.h"
 #include "commands/trigger.h"
@@ -94,9 +97,10 @@ bfi_log_schema_quoted(FunctionCallInfo fcinfo)
 }
 
 /*
- * Runs as the log's owner from here to bfi_log_leave: no other role's
- * functions can run meanwhile (a restricted operation), and the queries
- * name every object with its schema.
+ * Runs as the log's owner from here to bfi_log_leave.  Only the log's own
+ * statements run so (they name every object with its schema, and call no
+ * function a user can define); a restricted operation besides.  An ERROR
+ * meanwhile is no harm: the transaction's abort restores the user.
  */
 void
 bfi_log_enter(BfiLogUser *u, Oid owner)
@@ -126,56 +130,115 @@ hashes_bytea(const uint64 *h, uint32 n)
 	return b;
 }
 
-/* Writes one log row of the n hashes h of index (SPI connected) */
-static void
-write_row(const char *insert, Relation index, const uint64 *h, uint32 n)
+/* The log's INSERT, planned once a statement (SPI connected), as the log's owner */
+static SPIPlanPtr
+prepare_insert(const char *schema, Oid owner)
 {
-	Oid			types[3] = {OIDOID, OIDOID, BYTEAOID};
-	Datum		values[3];
-	bytea	   *b = hashes_bytea(h, n);
+	BfiLogUser	u;
+	Oid			types[4] = {OIDOID, OIDOID, OIDOID, BYTEAOID};
+	char	   *sql = psprintf("INSERT INTO %s.bloomtype_index_log"
+							   " (heaprelid, indexrelid, relfilenode, hashes)"
+							   " VALUES ($1, $2, $3, $4)", schema);
+	SPIPlanPtr	plan;
 
-	values[0] = ObjectIdGetDatum(RelationGetRelid(index));
-	values[1] = ObjectIdGetDatum(BT_REL_FILENUMBER(index));
-	values[2] = PointerGetDatum(b);
-	if (SPI_execute_with_args(insert, 3, types, values, NULL, false, 0) != SPI_OK_INSERT)
+	bfi_log_enter(&u, owner);
+	plan = SPI_prepare(sql, 4, types);
+	bfi_log_leave(&u);
+	if (plan == NULL)
+		elog(ERROR, "cannot plan the change log's insert: %s",
+			 SPI_result_code_string(SPI_result));
+	pfree(sql);
+	return plan;
+}
+
+/*
+ * Writes one log row of the n hashes h of index (SPI connected), as the
+ * log's owner
+ */
+static void
+write_row(SPIPlanPtr insert, Oid owner, Relation index, const uint64 *h, uint32 n)
+{
+	Datum		values[4];
+	bytea	   *b = hashes_bytea(h, n);
+	BfiLogUser	u;
+
+	values[0] = ObjectIdGetDatum(index->rd_index->indrelid);
+	values[1] = ObjectIdGetDatum(RelationGetRelid(index));
+	values[2] = ObjectIdGetDatum(BT_REL_FILENUMBER(index));
+	values[3] = PointerGetDatum(b);
+	bfi_log_enter(&u, owner);
+	if (SPI_execute_plan(insert, values, NULL, false, 0) != SPI_OK_INSERT)
 		elog(ERROR, "cannot write the change log of index \"%s\"",
 			 RelationGetRelationName(index));
+	bfi_log_leave(&u);
+	SPI_freetuptable(SPI_tuptable);
 	pfree(b);
 }
 
 /*
- * Deletes the log rows of index indexoid older than keep, and raises its
- * horizon to the greatest transaction id deleted.  SPI connected, as the
- * log's owner.  Returns the rows deleted.
+ * Deletes the log rows of table heapoid (of all its logged indexes) older
+ * than keep, and raises its horizon to the greatest transaction id
+ * deleted.  SPI connected, as the log's owner.  Returns the rows deleted.
+ * It never deletes past its own snapshot's xmin: every mark taken since
+ * has an xmin at least that, so that a transaction that runs long (or a
+ * prepared one left behind) keeps its rows, not every mark "pruned".
  */
 uint64
-bfi_log_prune(const char *schema, Oid indexoid, Interval *keep)
+bfi_log_prune(const char *schema, Oid heapoid, Interval *keep)
 {
 	char	   *sql = psprintf(
-							   "WITH cut AS ("
+							   "WITH old AS ("
 							   " SELECT coalesce((SELECT l.xid FROM %s.bloomtype_index_log l"
-							   "   WHERE l.indexrelid OPERATOR(pg_catalog.=) $1"
+							   "   WHERE l.heaprelid OPERATOR(pg_catalog.=) $1"
 							   "     AND l.logged_at OPERATOR(pg_catalog.>=) (pg_catalog.now() OPERATOR(pg_catalog.-) $2)"
 							   "   ORDER BY l.xid LIMIT 1), pg_catalog.pg_current_xact_id()) AS x),"
+							   " cut AS (SELECT LEAST(old.x, pg_catalog.pg_snapshot_xmin(pg_catalog.pg_current_snapshot())) AS x"
+							   "   FROM old),"
 							   " gone AS (DELETE FROM %s.bloomtype_index_log l USING cut"
-							   "   WHERE l.indexrelid OPERATOR(pg_catalog.=) $1 AND l.xid OPERATOR(pg_catalog.<) cut.x"
+							   "   WHERE l.heaprelid OPERATOR(pg_catalog.=) $1 AND l.xid OPERATOR(pg_catalog.<) cut.x"
 							   "   RETURNING l.xid),"
 							   " top AS (SELECT (SELECT g.xid FROM gone g ORDER BY g.xid DESC LIMIT 1) AS x,"
 							   "   (SELECT pg_catalog.count(*) FROM gone) AS n),"
-							   " raised AS (INSERT INTO %s.bloomtype_index_log_horizon AS h (indexrelid, horizon)"
+							   " raised AS (INSERT INTO %s.bloomtype_index_log_horizon AS h (heaprelid, horizon)"
 							   "   SELECT $1, top.x FROM top WHERE top.n OPERATOR(pg_catalog.>) 0"
-							   "   ON CONFLICT (indexrelid) DO UPDATE"
+							   "   ON CONFLICT (heaprelid) DO UPDATE"
 							   "   SET horizon = GREATEST(h.horizon, excluded.horizon))"
 							   "SELECT n FROM top",
 							   schema, schema, schema);
 	Oid			types[2] = {OIDOID, INTERVALOID};
-	Datum		values[2] = {ObjectIdGetDatum(indexoid), IntervalPGetDatum(keep)};
+	Datum		values[2] = {ObjectIdGetDatum(heapoid), IntervalPGetDatum(keep)};
 	bool		isnull;
 	Datum		n;
 
 	if (SPI_execute_with_args(sql, 2, types, values, NULL, false, 0) != SPI_OK_SELECT ||
 		SPI_processed != 1)
-		elog(ERROR, "cannot prune the change log of index %u", indexoid);
+		elog(ERROR, "cannot prune the change log of table %u", heapoid);
+	n = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+	pfree(sql);
+	return isnull ? 0 : (uint64) DatumGetInt64(n);
+}
+
+/*
+ * Deletes the log rows and horizons of tables that no longer exist (SPI
+ * connected, as the log's owner): no trigger of theirs prunes them.
+ * Returns the rows deleted.
+ */
+static uint64
+prune_orphans(const char *schema)
+{
+	char	   *sql = psprintf("WITH gone AS (DELETE FROM %s.bloomtype_index_log l"
+							   "   WHERE NOT EXISTS (SELECT FROM pg_catalog.pg_class c"
+							   "                      WHERE c.oid OPERATOR(pg_catalog.=) l.heaprelid)"
+							   "   RETURNING 1),"
+							   " h AS (DELETE FROM %s.bloomtype_index_log_horizon h"
+							   "   WHERE NOT EXISTS (SELECT FROM pg_catalog.pg_class c"
+							   "                      WHERE c.oid OPERATOR(pg_catalog.=) h.heaprelid))"
+							   "SELECT pg_catalog.count(*) FROM gone", schema, schema);
+	bool		isnull;
+	Datum		n;
+
+	if (SPI_execute(sql, false, 0) != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "cannot prune the change log of dropped tables");
 	n = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
 	pfree(sql);
 	return isnull ? 0 : (uint64) DatumGetInt64(n);
@@ -216,13 +279,14 @@ trigger_index(TriggerData *td)
 				 errmsg("trigger \"%s\" on table \"%s\" passes %d arguments to bloom_index_log_trigger",
 						tg->tgname, RelationGetRelationName(rel), tg->tgnargs),
 				 errhint("Pass the index's name, then optionally the NOTIFY channel and the log's retention: bloom_index_log_trigger('users_id_bloom').")));
-	if (rel->rd_rel->relkind == RELKIND_PARTITIONED_TABLE)
+	if (rel->rd_rel->relkind == RELKIND_PARTITIONED_TABLE || rel->rd_rel->relispartition ||
+		has_superclass(RelationGetRelid(rel)))
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("bloom_index_log_trigger is not supported on partitioned table \"%s\"",
+				 errmsg("bloom_index_log_trigger is not supported on table \"%s\", which is partitioned, a partition or an inheritance child",
 						RelationGetRelationName(rel)),
-				 errdetail("Each partition's index draws its own seed and layers."),
-				 errhint("Log each partition's index with a trigger on the partition.")));
+				 errdetail("Rows written through a parent table fire no statement trigger of the table they land in, so their keys would be missing from the log."),
+				 errhint("Keep copies of such a table's indexes with bloom_index_filter, reloaded on a timer.")));
 	indexoid = get_relname_relid(tg->tgargs[0], RelationGetNamespace(rel));
 	if (!OidIsValid(indexoid) || get_rel_relkind(indexoid) != RELKIND_INDEX ||
 		IndexGetRelation(indexoid, true) != RelationGetRelid(rel))
@@ -243,10 +307,16 @@ trigger_index(TriggerData *td)
 /*
  * The hashes of the index's keys of the transition table's rows, as the
  * index hashes them (bfi_insert: NULLs and rows outside a partial index's
- * predicate are no keys), written to the log in rows of BFI_LOG_CHUNK
+ * predicate are no keys), written to the log in rows of BFI_LOG_CHUNK.
+ * The keys (the index's expressions and predicate, the type's send
+ * function) are computed as the user whose statement fired the trigger,
+ * as the executor computed them for the index: only the log's own
+ * statements run as its owner, which may be a superuser (a role that
+ * could make an index's expression run as the owner would be one).
  */
 static uint64
-log_rows(const char *insert, Relation rel, Relation index, Tuplestorestate *rows)
+log_rows(SPIPlanPtr insert, Oid owner, Relation rel, Relation index,
+		 Tuplestorestate *rows)
 {
 	IndexInfo  *ii = BuildIndexInfo(index);
 	EState	   *estate = CreateExecutorState();
@@ -255,13 +325,16 @@ log_rows(const char *insert, Relation rel, Relation index, Tuplestorestate *rows
 													&TTSOpsMinimalTuple);
 	ExprState  *pred = ii->ii_Predicate != NIL ?
 		ExecPrepareQual(ii->ii_Predicate, estate) : NULL;
-	BfiCache   *c = bfi_cache(index);
-	uint64		seed = c->meta.seed;
-	BloomKeyInfo *ki = c->key;
+	BloomKeyInfo *ki = bfi_cache(index)->key;
+	BfiMeta		m;
+	uint64		seed;
 	uint64	   *h = palloc(sizeof(uint64) * BFI_LOG_CHUNK);
 	uint32		n = 0;
 	uint64		total = 0;
 
+	/* the seed of the index's file, as its pending keys are hashed */
+	bfi_meta_for_index(index, &m);
+	seed = m.seed;
 	econtext->ecxt_scantuple = slot;
 	tuplestore_rescan(rows);
 	while (tuplestore_gettupleslot(rows, true, false, slot))
@@ -269,23 +342,28 @@ log_rows(const char *insert, Relation rel, Relation index, Tuplestorestate *rows
 		Datum		values[INDEX_MAX_KEYS];
 		bool		isnull[INDEX_MAX_KEYS];
 
+		MemoryContext old;
+
 		CHECK_FOR_INTERRUPTS();
 		ResetExprContext(econtext);
 		if (pred != NULL && !ExecQual(pred, econtext))
 			continue;
+		/* what the key's hashing allocates (a detoasted value, a send
+		 * function's result) goes with the row */
+		old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
 		FormIndexDatum(ii, slot, estate, values, isnull);
-		if (isnull[0])
-			continue;
-		h[n++] = bloom_key_hash_fast(ki, values[0], seed);
+		if (!isnull[0])
+			h[n++] = bloom_key_hash_fast(ki, values[0], seed);
+		MemoryContextSwitchTo(old);
 		if (n == BFI_LOG_CHUNK)
 		{
-			write_row(insert, index, h, n);
+			write_row(insert, owner, index, h, n);
 			total += n;
 			n = 0;
 		}
 	}
 	if (n > 0)
-		write_row(insert, index, h, n);
+		write_row(insert, owner, index, h, n);
 	total += n;
 	ExecDropSingleTupleTableSlot(slot);
 	FreeExecutorState(estate);
@@ -304,7 +382,6 @@ bloom_index_log_trigger(PG_FUNCTION_ARGS)
 	Interval   *keep;
 	Oid			owner;
 	BfiLogUser	u;
-	char	   *insert;
 	const char *schema;
 	uint64		logged;
 
@@ -330,27 +407,27 @@ bloom_index_log_trigger(PG_FUNCTION_ARGS)
 
 	(void) bfi_log_relation(fcinfo, "bloomtype_index_log", &owner);
 	schema = bfi_log_schema_quoted(fcinfo);
-	insert = psprintf("INSERT INTO %s.bloomtype_index_log (indexrelid, relfilenode, hashes)"
-					  " VALUES ($1, $2, $3)", schema);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	bfi_log_enter(&u, owner);
-	logged = log_rows(insert, td->tg_relation, index, rows);
+	logged = log_rows(prepare_insert(schema, owner), owner, td->tg_relation, index, rows);
 	if (logged > 0 &&
 		XidFromFullTransactionId(GetTopFullTransactionId()) % BFI_LOG_PRUNE_EVERY == 0)
-		(void) bfi_log_prune(schema, RelationGetRelid(index), keep);
-	bfi_log_leave(&u);
+	{
+		bfi_log_enter(&u, owner);
+		(void) bfi_log_prune(schema, RelationGetRelid(td->tg_relation), keep);
+		bfi_log_leave(&u);
+	}
 	SPI_finish();
 	if (logged > 0 && channel[0] != '\0')
 		Async_Notify(channel, "");
-	index_close(index, RowExclusiveLock);
-	pfree(insert);
+	index_close(index, NoLock);
 	return PointerGetDatum(NULL);
 }
 
 /*
- * bloom_index_log_prune(index, keep): deletes the index's log rows older
- * than keep, for the owner of its table; returns the rows deleted
+ * bloom_index_log_prune(index, keep): deletes the log rows of the index's
+ * table older than keep, for the owner of the table, and those of tables
+ * dropped since; returns the rows deleted
  */
 PG_FUNCTION_INFO_V1(bloom_index_log_prune);
 Datum
@@ -366,7 +443,7 @@ bloom_index_log_prune(PG_FUNCTION_ARGS)
 	if (!OidIsValid(heapoid))
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("\"%s\" is not an index", get_rel_name(indexoid)),
+				 errmsg("relation with OID %u is not an index", indexoid),
 				 errhint("Pass the name of the bloomfilter index whose log to prune.")));
 	if (!BT_CLASS_OWNERCHECK(heapoid, GetUserId()))
 		aclcheck_error(ACLCHECK_NOT_OWNER, OBJECT_TABLE, get_rel_name(heapoid));
@@ -379,7 +456,8 @@ bloom_index_log_prune(PG_FUNCTION_ARGS)
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	bfi_log_enter(&u, owner);
-	n = bfi_log_prune(bfi_log_schema_quoted(fcinfo), indexoid, keep);
+	n = bfi_log_prune(bfi_log_schema_quoted(fcinfo), heapoid, keep);
+	n += prune_orphans(bfi_log_schema_quoted(fcinfo));
 	bfi_log_leave(&u);
 	SPI_finish();
 	PG_RETURN_INT64((int64) n);

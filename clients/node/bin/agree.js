@@ -21,6 +21,12 @@
  * (n ASCII '0' or '1': the server's bloom_contains(f, key i, since)); its
  * keys are then asked with { since } too, and those answers count alike.
  *
+ * An index's entry may have "mark" (a file holding the mark that came with
+ * the filter from bloom_index_filter_at) and "catchups", [{"hashes",
+ * "mark"}] (files: bloom_index_changes' hashes and its new mark, in
+ * order): the keys are then asked of an IndexCopy of the value brought up
+ * to date by every catch-up, whose mark must end as the last one's.
+ *
  * Each value is read with its type's reader.  One line per filter, then
  * "agree: F filters, D disagreements"; the exit status is 0 only when
  * every answer agrees.  Timings go to standard error.
@@ -104,11 +110,30 @@ function sinceOf(e) {
   throw new Error(`since ${JSON.stringify(e.since)} is not an integer of microseconds`);
 }
 
+/* An IndexCopy of the entry's value and mark after its catch-ups, and how many hashes they brought */
+function caughtUp(dir, e) {
+  const read = (file) => fs.readFileSync(path.join(dir, file));
+  if (!Array.isArray(e.catchups)) throw new Error('mark without catchups');
+  const copy = new bt.IndexCopy(read(e.file), read(e.mark).toString('utf8'));
+  let mark = copy.mark;
+  let hashes = 0;
+  for (const c of e.catchups) {
+    const bytes = read(c.hashes);
+    mark = read(c.mark).toString('utf8');
+    copy.addHashes(bytes, mark);
+    hashes += bytes.length / 8;
+  }
+  if (copy.mark !== mark) throw new Error(`the copy's mark is ${copy.mark}, not ${mark}`);
+  return { copy, hashes };
+}
+
 function checkFilter(dir, e) {
   const Reader = READERS[e.type];
   if (!Reader) throw new Error(`unknown type ${JSON.stringify(e.type)}`);
-  const f = Reader.fromBytes(fs.readFileSync(path.join(dir, e.file)));
+  const sync = e.mark !== undefined ? caughtUp(dir, e) : null;
+  const f = sync !== null ? sync.copy : Reader.fromBytes(fs.readFileSync(path.join(dir, e.file)));
   const r = compare(dir, e.answers, e.n, prober(f, e.keys, dir, e));
+  if (sync !== null) r.catchups = { count: e.catchups.length, hashes: sync.hashes };
   if (e.since !== undefined) {
     if (typeof e.since_answers !== 'string') throw new Error('since without since_answers');
     const since = sinceOf(e);
@@ -159,6 +184,7 @@ function main(argv) {
         `; since ${s.at}: ${s.disagree} of ${e.n} keys disagree (first at i=${s.first})`;
       total += s.disagree;
     }
+    if (r.catchups) line += ` (${r.catchups.count} catch-ups, ${r.catchups.hashes} hashes)`;
     process.stdout.write(line + '\n');
   }
   process.stdout.write(`agree: ${manifest.filters.length} filters, ${total} disagreements\n`);

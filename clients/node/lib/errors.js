@@ -30,6 +30,7 @@ const STATUS = {
   HASHLIST: 'The value is a hash list that holds hashes: a partial aggregate state, sized by the server\'s planner when it becomes a filter, which a client cannot reproduce bit for bit.',
   TEXT: 'The text form is not \\x followed by an even number of hex digits.',
   TOOLARGE: 'The value is larger than 536,869,888 bytes, the largest filter.',
+  NOTSCALABLE: 'An index copy is made from bloom_index_filter_at\'s filter, a scalable filter (kind 4).',
 };
 
 /* What each type says of a version it does not read (cb_ and cf_status_message) */

@@ -10,6 +10,9 @@
  *   f.contains(42);        // false: certainly absent; true: maybe present
  *   w.contains(42, { since: new Date(Date.now() - 3600e3) });   // a windowed filter's last hour
  *
+ * IndexCopy (lib/sync.js) keeps a copy of an index's filter in step with
+ * it by catch-ups (bloom_index_filter_at, bloom_index_changes).
+ *
  * docs/FORMAT.md is the specification of the bytes; README.md "Key
  * encodings" of the keys.
  */
@@ -22,6 +25,7 @@ const { asBytes, parseHex } = require('./bytes');
 const { C } = require('./header');
 const { keyHash } = require('./keys');
 const { Filter } = require('./filter');
+const { IndexCopy } = require('./sync');
 
 /*
  * The reader of a value's type, from its kind (byte 5) and version (byte
@@ -65,6 +69,7 @@ module.exports = {
   CountingBloomFilter,
   CuckooFilter,
   Filter,
+  IndexCopy,
   FormatError,
   KeyClassError,
   WindowError,

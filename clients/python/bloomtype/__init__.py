@@ -16,6 +16,9 @@ hashes (a partial state, never a final result) is refused, as the filter it
 stands for is sized by the server's planner; materialise it on the server.
 A malformed value is a FormatError (a ValueError); a key of another class
 than the filter's a KeyClassError (a TypeError).
+
+IndexCopy keeps a copy of a bloomfilter index's filter in step with the
+index (bloom_index_filter_at, then bloom_index_changes from its mark).
 """
 
 from .bloom import BloomFilter
@@ -27,13 +30,14 @@ from .header import (
     KIND_SPARSE, KIND_SPARSE_COUNTING, KIND_WINDOWED, as_bytes, parse_text,
 )
 from .keys import key_hash
+from .sync import IndexCopy
 
 __all__ = [
-    "BloomFilter", "CountingBloomFilter", "CuckooFilter", "FormatError", "KeyClassError",
-    "KeyRangeError", "key_hash", "load", "load_hex", "READERS",
+    "BloomFilter", "CountingBloomFilter", "CuckooFilter", "FormatError", "IndexCopy",
+    "KeyClassError", "KeyRangeError", "key_hash", "load", "load_hex", "READERS",
 ]
 
-__version__ = "1.7.0"
+__version__ = "1.8.0"
 
 # the reader of each SQL type
 READERS = {

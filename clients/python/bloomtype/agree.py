@@ -17,8 +17,15 @@ asked contains(key, since=since) and compared with those.  Key i is, by class:
     hash    (keys of class "other") the hash of key i, from bloom_key_hash: the
             file named by "hashes", n little-endian 64-bit words
 
+An index's entry may have "mark" (a file holding the mark that came with the
+filter from bloom_index_filter_at) and "catchups", [{"hashes", "mark"}]
+(files: each bloom_index_changes' hashes and new mark, in order): its keys
+are then asked of an IndexCopy of the value brought up to date by every
+catch-up, whose mark must end as the last file's.
+
 Prints one line per filter ("name: n keys, P present, agree" or "name: D of
-n keys disagree (first at i=..)"), and one per time ("name since T: ...")
+n keys disagree (first at i=..)", with "(C catch-ups, H hashes)" after an
+index's), and one per time ("name since T: ...")
 and "agree: F filters, D disagreements";
 exits 0 only when every filter was read and agrees.  Timings go to stderr.
 """
@@ -31,7 +38,7 @@ import sys
 import time
 import uuid
 
-from . import READERS, FormatError
+from . import READERS, FormatError, IndexCopy
 
 
 def _int_keys(n):
@@ -64,16 +71,34 @@ def _read(directory, name):
         return fh.read()
 
 
-def _compare(what, ours, theirs, out):
-    """Prints how ours agrees with the server's answers; returns the disagreements"""
+def _compare(what, ours, theirs, out, note=""):
+    """Prints how ours agrees with the server's answers, and note after;
+    returns the disagreements"""
     n = len(theirs)
     if ours == theirs:
-        print("%s: %d keys, %d present, agree" % (what, n, ours.count(b"1")), file=out)
+        print("%s: %d keys, %d present, agree%s" % (what, n, ours.count(b"1"), note), file=out)
         return 0
     bad = sum(1 for a, b in zip(ours, theirs) if a != b)
     first = next(i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b)
-    print("%s: %d of %d keys disagree (first at i=%d)" % (what, bad, n, first), file=out)
+    print("%s: %d of %d keys disagree (first at i=%d)%s" % (what, bad, n, first, note), file=out)
     return bad
+
+
+def _caught_up(directory, entry, data):
+    """An IndexCopy of the entry's value and mark after its catch-ups, and
+    the note of how many hashes they brought.  ValueError when a catch-up's
+    hashes are not whole or the copy's mark does not end as the last one."""
+    copy = IndexCopy(data, _read(directory, entry["mark"]).decode("utf-8"))
+    mark = copy.mark
+    hashes = 0
+    for c in entry["catchups"]:
+        raw = _read(directory, c["hashes"])
+        mark = _read(directory, c["mark"]).decode("utf-8")
+        copy.add_hashes(raw, mark)
+        hashes += len(raw) // 8
+    if copy.mark != mark:
+        raise ValueError("the copy's mark is %r, not %r" % (copy.mark, mark))
+    return copy, " (%d catch-ups, %d hashes)" % (len(entry["catchups"]), hashes)
 
 
 def _asker(directory, entry, f, n, out):
@@ -93,7 +118,9 @@ def _asker(directory, entry, f, n, out):
 def _well_formed(entry, n, answers, since_answers):
     return len(answers) >= n and (entry["keys"] in KEYS or entry["keys"] == "hash") \
         and entry["type"] in READERS and \
-        ("since" not in entry or (type(entry["since"]) is int and len(since_answers) >= n))
+        ("since" not in entry or (type(entry["since"]) is int and len(since_answers) >= n)) \
+        and ("mark" not in entry or (entry["type"] == "bloomfilter" and "since" not in entry
+                                     and type(entry.get("catchups")) is list))
 
 
 def check(directory, entry, out=sys.stdout, err=sys.stderr):
@@ -105,15 +132,22 @@ def check(directory, entry, out=sys.stdout, err=sys.stderr):
     answers = _read(directory, entry["answers"])
     since_answers = _read(directory, entry["since_answers"]) if "since" in entry else b""
     if not _well_formed(entry, n, answers, since_answers):
-        print("%s: bad manifest entry (type %r, keys %r, %d answers for n = %d, since %r)"
-              % (name, entry["type"], entry["keys"], len(answers), n, entry.get("since")),
-              file=out)
+        print("%s: bad manifest entry (type %r, keys %r, %d answers for n = %d, since %r, "
+              "catchups %r)" % (name, entry["type"], entry["keys"], len(answers), n,
+                                entry.get("since"), entry.get("catchups")), file=out)
         return max(n, 1)
+    note = ""
     t0 = time.perf_counter()
     try:
-        f = READERS[entry["type"]].from_bytes(data)
+        if "mark" in entry:
+            f, note = _caught_up(directory, entry, data)
+        else:
+            f = READERS[entry["type"]].from_bytes(data)
     except FormatError as e:
         print("%s: cannot read the value (%d bytes): %s" % (name, len(data), e), file=out)
+        return max(n, 1)
+    except ValueError as e:
+        print("%s: cannot catch up: %s" % (name, e), file=out)
         return max(n, 1)
     t1 = time.perf_counter()
     asker = _asker(directory, entry, f, n, out)
@@ -122,13 +156,14 @@ def check(directory, entry, out=sys.stdout, err=sys.stderr):
     contains, keys = asker
     ours = bytes(49 if contains(k) else 48 for k in keys())
     t2 = time.perf_counter()
-    bad = _compare(name, ours, answers[:n], out)
+    bad = _compare(name, ours, answers[:n], out, note)
     if "since" in entry:
         since = entry["since"]
         ours = bytes(49 if contains(k, since=since) else 48 for k in keys())
         bad += _compare("%s since %d" % (name, since), ours, since_answers[:n], out)
-    print("  python %s: read %.1f ms, %.2f us a key (key made, encoded, hashed, looked up)"
-          % (name, (t1 - t0) * 1e3, (t2 - t1) / max(n, 1) * 1e6), file=err)
+    print("  python %s: read%s %.1f ms, %.2f us a key (key made, encoded, hashed, looked up)"
+          % (name, " and caught up" if note else "", (t1 - t0) * 1e3,
+             (t2 - t1) / max(n, 1) * 1e6), file=err)
     return bad
 
 

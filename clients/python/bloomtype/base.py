@@ -12,6 +12,19 @@ from .keys import class_error, hash_int, key_bytes, xxh3
 _pack_q = struct.Struct("<q").pack
 
 
+def probe_hash(key, key_class, key_type, seed, noun):
+    """The hash a lookup probes for key: its class checked against the
+    filter's (KeyClassError, the server's message naming the filter as
+    noun), then hashed with the filter's seed.  None when the filter holds
+    no class (nothing was ever added: every key is absent)."""
+    kc, data = key_bytes(key)
+    if kc != key_class:
+        if key_class == KEY_NONE:
+            return None
+        raise class_error(noun, key_class, key_type, kc)
+    return xxh3(data, seed)
+
+
 class Filter:
     """A filter read from a value's bytes; immutable.
 
@@ -91,13 +104,7 @@ class Filter:
     def _hash(self, key):
         """The key's hash with the filter's seed; None when the filter holds
         no class (every key is absent)"""
-        kc, data = key_bytes(key)
-        fc = self._class
-        if kc != fc:
-            if fc == KEY_NONE:
-                return None     # nothing was ever added
-            raise class_error(self.NOUN, fc, self._ktype, kc)
-        return xxh3(data, self._seed)
+        return probe_hash(key, self._class, self._ktype, self._seed, self.NOUN)
 
     def _time_window(self):
         """The filter's slices; ValueError when it keeps no time"""

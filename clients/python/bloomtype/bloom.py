@@ -138,6 +138,18 @@ def decode_scalable(h, data):
     return layers
 
 
+def scalable_layers(layers):
+    """Where a scalable filter's layers lie, from decode_scalable's layers:
+    (base, blocks, k) each, as layers_test takes them (the bits follow the
+    descriptors, layer after layer)"""
+    out = []
+    base = HEADER_SIZE + LAYER_DESC_SIZE * len(layers)
+    for nblocks, _, _, k in layers:
+        out.append((base, nblocks, k))
+        base += BLOCK_BYTES * nblocks
+    return out
+
+
 def decode_sparse(h, data):
     """kind 7 (sparse_decode): kind 3's fields, and whole hash slots, at most
     the limit, those in use among them and counted as rows.  Returns the slots."""
@@ -236,12 +248,7 @@ class BloomFilter(Filter):
             info.update(k=h.k, blocks=h.w48, pending=h.w56,
                         scalable_state=bool(h.flags & FLAG_SCALABLE_STATE))
         elif kind == KIND_SCALABLE:
-            layers = []
-            base = HEADER_SIZE + LAYER_DESC_SIZE * len(extra)
-            for nblocks, _, _, k in extra:
-                layers.append((base, nblocks, k))
-                base += BLOCK_BYTES * nblocks
-            test = layers_test(data, layers)
+            test = layers_test(data, scalable_layers(extra))
             info.update(expansion=h.w56, layers=[
                 {"blocks": b, "capacity": c, "items": n, "k": k} for b, c, n, k in extra])
         elif kind == KIND_WINDOWED:

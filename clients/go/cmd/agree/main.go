@@ -20,6 +20,13 @@
 // bloom_contains(f, key, since)); its keys are then also asked since that
 // time and compared with those.
 //
+// An entry of an index's filter may add "mark" (a file holding the mark
+// bloom_index_filter_at gave with it) and "catchups" (in order, each
+// {"hashes": file, "mark": file}: what bloom_index_changes returned). The
+// filter is then read as an IndexCopy with that mark, every catch-up is
+// applied with AddHashes, the copy's mark must be the last catch-up's, and
+// its answers are compared.
+//
 // It prints one line a filter and a total; the exit status is 0 only when
 // every answer agrees.
 //
@@ -51,6 +58,16 @@ type entry struct {
 	// from 1970-01-01 UTC), bloom_contains(f, key, since)
 	Since        *int64 `json:"since"`
 	SinceAnswers string `json:"since_answers"`
+	// an index copy: the base mark's file, and the catch-ups to apply
+	Mark     string    `json:"mark"`
+	Catchups []catchup `json:"catchups"`
+}
+
+// catchup is one answer of bloom_index_changes: the file of its hashes
+// (8 bytes each, little-endian) and the file of its mark.
+type catchup struct {
+	Hashes string `json:"hashes"`
+	Mark   string `json:"mark"`
 }
 
 var constructors = map[string]func([]byte) (*bloomtype.Filter, error){
@@ -81,7 +98,8 @@ func key(class string, i int) (any, error) {
 // result is one comparison: the filter's answers, or those since a time.
 type result struct {
 	label                    string
-	present, disagree, first int // first: the first index that disagrees, or -1
+	present, disagree, first int    // first: the first index that disagrees, or -1
+	note                     string // after the verdict: an index copy's catch-ups
 }
 
 // readAnswers reads a file of n '0'/'1' answers.
@@ -104,6 +122,10 @@ func readAnswers(dir, file string, n int) ([]byte, error) {
 // check answers the filter's keys, and for a windowed filter also since
 // its time, and counts the present ones and the disagreements.
 func check(dir string, e entry) ([]result, error) {
+	if e.Mark != "" {
+		r, err := checkCopy(dir, e)
+		return []result{r}, err
+	}
 	ctor, ok := constructors[e.Type]
 	if !ok {
 		return nil, fmt.Errorf("unknown type %q", e.Type)
@@ -146,6 +168,62 @@ func check(dir string, e entry) ([]result, error) {
 		func(h uint64) (bool, error) { return f.ContainsHashSince(h, since) })
 	rs.label = fmt.Sprintf(" since %s", since.UTC().Format(time.RFC3339Nano))
 	return []result{r, rs}, err
+}
+
+// checkCopy reads an index's filter as an IndexCopy, applies its
+// catch-ups in order, and answers its keys.
+func checkCopy(dir string, e entry) (result, error) {
+	r := result{first: -1}
+	if e.Type != bloomtype.TypeBloomFilter || e.Keys == "hash" {
+		return r, fmt.Errorf("an index copy is a bloomfilter of keys a client encodes, not %s keys %q", e.Type, e.Keys)
+	}
+	read := func(file string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, file)) }
+	raw, err := read(e.File)
+	if err != nil {
+		return r, err
+	}
+	answers, err := readAnswers(dir, e.Answers, e.N)
+	if err != nil {
+		return r, err
+	}
+	mark, err := read(e.Mark)
+	if err != nil {
+		return r, err
+	}
+	c, err := bloomtype.NewIndexCopy(raw, string(mark))
+	if err != nil {
+		return r, err
+	}
+	hashes := 0
+	for i, u := range e.Catchups {
+		b, err := read(u.Hashes)
+		if err != nil {
+			return r, err
+		}
+		if mark, err = read(u.Mark); err != nil {
+			return r, err
+		}
+		if err := c.AddHashes(b, string(mark)); err != nil {
+			return r, fmt.Errorf("catch-up %d: %w", i+1, err)
+		}
+		hashes += len(b) / 8
+	}
+	if c.Mark() != string(mark) {
+		return r, fmt.Errorf("the copy's mark is %q, not the last catch-up's %q", c.Mark(), mark)
+	}
+	r, err = compare(e, nil, answers, func(keys []any) ([]bool, error) {
+		out := make([]bool, len(keys))
+		for i, k := range keys {
+			in, err := c.Contains(k)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = in
+		}
+		return out, nil
+	}, nil)
+	r.note = fmt.Sprintf(" (%d catch-ups, %d hashes)", len(e.Catchups), hashes)
+	return r, err
 }
 
 // compare asks about key i for i in 0..n-1 (many: a chunk of keys; hash:
@@ -224,10 +302,10 @@ func main() {
 		for _, r := range results {
 			switch {
 			case r.disagree > 0:
-				fmt.Printf("%s%s: %d of %d keys disagree (first at i=%d)\n", e.Name, r.label, r.disagree, e.N, r.first)
+				fmt.Printf("%s%s: %d of %d keys disagree (first at i=%d)%s\n", e.Name, r.label, r.disagree, e.N, r.first, r.note)
 				total += r.disagree
 			case err == nil:
-				fmt.Printf("%s%s: %d keys, %d present, agree\n", e.Name, r.label, e.N, r.present)
+				fmt.Printf("%s%s: %d keys, %d present, agree%s\n", e.Name, r.label, e.N, r.present, r.note)
 			}
 			keys += e.N
 		}

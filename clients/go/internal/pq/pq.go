@@ -1,7 +1,8 @@
 // Package pq is the small part of libpq the examples need (the module uses
 // the standard library only, so no Go driver): connect, run a statement
-// with text parameters, prepared statements, LISTEN and waiting for a
-// notification. A Conn is for one goroutine at a time, as a PGconn is.
+// with text parameters or a script of statements, prepared statements,
+// LISTEN and waiting for a notification. A Conn is for one goroutine at a
+// time, as a PGconn is.
 package pq
 
 /*
@@ -182,6 +183,16 @@ func (c *Conn) Query(sql string, binary bool, params ...any) (Rows, error) {
 // Exec runs a statement that returns no rows of interest.
 func (c *Conn) Exec(sql string, params ...any) error {
 	_, err := c.Query(sql, false, params...)
+	return err
+}
+
+// ExecScript runs statements separated by semicolons, as psql -f runs a
+// file of SQL (the simple query protocol: no parameters); the first error
+// stops it.
+func (c *Conn) ExecScript(sql string) error {
+	cs := C.CString(sql)
+	defer C.free(unsafe.Pointer(cs))
+	_, err := c.result(C.PQexec(c.c, cs))
 	return err
 }
 
