@@ -25,8 +25,8 @@ class Guard {
     this.refresh = refresh;
     this.maxAge = maxAge;
     this.copy = null;
-    this.syncedAt = 0; // when the last successful load or catch-up finished (ms)
-    this.caughtUpAt = 0; // when the last successful catch-up finished (ms)
+    this.syncedAt = 0; // when the last successful load or catch-up asked (ms)
+    this.caughtUpAt = 0; // when the last successful catch-up asked (ms)
     this.lookups = 0; // round trips made by exists()
     this.catchups = 0; // catch-ups applied
     this.reloads = 0; // loads after a gap
@@ -80,13 +80,14 @@ class Guard {
   // Loads the index's filter and its mark
   async load() {
     this.loading = [];
+    const asked = Date.now(); // the copy is complete as of the query
     try {
       const { rows } = await this.db.query(
         "SELECT filter::bytea AS f, mark FROM bloom_index_filter_at('users_id_bloom')");
       const copy = new IndexCopy(rows[0].f, rows[0].mark);
       for (const id of this.loading) copy.add(id); // the load may have read before their commit
       this.copy = copy;
-      this.syncedAt = Date.now();
+      this.syncedAt = asked;
     } finally {
       this.loading = null;
     }
@@ -116,6 +117,7 @@ class Guard {
   async step() {
     try {
       if (this.listener === null) await this.listen(); // before asking: nothing is missed
+      const asked = Date.now();
       const { rows } = await this.db.query(
         "SELECT complete, reason, hashes, mark FROM bloom_index_changes('users_id_bloom', $1)",
         [this.copy.mark]);
@@ -123,7 +125,7 @@ class Guard {
       if (c.complete) {
         this.copy.addHashes(c.hashes, c.mark);
         this.catchups++;
-        this.syncedAt = this.caughtUpAt = Date.now();
+        this.syncedAt = this.caughtUpAt = asked;
       } else {
         // c.reason says why the log cannot bring the copy up to date: the
         // copy is not trusted (the database answers) until a load succeeds

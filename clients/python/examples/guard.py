@@ -107,19 +107,21 @@ class UserGuard:
         return conn
 
     def _load(self, conn):
+        asked = time.monotonic()     # the copy is complete as of the query
         with self._write, conn.cursor() as cur:
             cur.execute(LOAD)
             self.copy = bloomtype.IndexCopy(*cur.fetchone())
-        self.caught_up_at = time.monotonic()
+        self.caught_up_at = asked
 
     def _catch_up(self, conn):
+        asked = time.monotonic()
         with conn.cursor() as cur:
             cur.execute(CHANGES, (self.copy.mark,))
             complete, hashes, mark = cur.fetchone()
         if complete:
             with self._write:
                 self.copy.add_hashes(hashes, mark)
-            self.caught_up_at = time.monotonic()
+            self.caught_up_at = asked
         else:
             # a gap: the copy is not trusted (the database answers) until
             # a load succeeds
