@@ -82,6 +82,19 @@ $s[0]->query_safe('BEGIN; INSERT INTO o SELECT generate_series(6000, 6009); SAVE
 is(changes('m3', ''), 't|6000-6009 n=10', 'aborted work is never delivered');
 $_->quit for @s;
 
+# a prune while a writer's transaction is open: it deletes nothing at or
+# past the oldest running transaction, so a mark taken meanwhile (which
+# sees the writer running) still catches up once the writer commits
+my $long = $node->background_psql('postgres');
+$long->query_safe('BEGIN; INSERT INTO o SELECT generate_series(8000, 8009)');
+$node->safe_psql('postgres', 'INSERT INTO o VALUES (8100)');
+is($node->safe_psql('postgres', q{SELECT bloom_index_log_prune('o_bloom', '0') > 0}), 't',
+	'the prune deleted the rows older than the writer');
+$node->safe_psql('postgres', q{INSERT INTO marks SELECT 'mlong', mark FROM bloom_index_filter_at('o_bloom')});
+$long->query_safe('COMMIT');
+$long->quit;
+is(changes('mlong', ''), 't|8000-8009 n=10', 'a mark taken while the writer ran: its keys, not a gap');
+
 # REINDEX CONCURRENTLY while a writer's transaction is open: the writer's
 # trigger named the old index; a mark taken once the new index has the name
 # (or before, whichever the REINDEX lets happen first) must come to that
@@ -188,7 +201,11 @@ $node->safe_psql('postgres', q{
 	CREATE INDEX users_id_bloom ON users USING bloomfilter (id) WITH (min_capacity = 20000, min_pages = 1);
 });
 my $layers0 = $node->safe_psql('postgres', q{SELECT (bloom_index_info('users_id_bloom')).layers});
-$w = writers(3);
+# 60,000 rows in statements of 5,000 (whatever the machine's speed), with
+# writers beside them
+$w = writers(2);
+$node->safe_psql('postgres', q{INSERT INTO users SELECT nextval('ids') FROM generate_series(1, 5000)})
+  for 1 .. 12;
 $w->finish;
 my $c2b = counters(settled());
 my $layers1 = $node->safe_psql('postgres', q{SELECT (bloom_index_info('users_id_bloom')).layers});

@@ -27,8 +27,14 @@
  * kept), and by bloom_index_log_prune; the greatest transaction id pruned
  * is kept per table in bloomtype_index_log_horizon, so that a reader whose
  * position is older learns that its copy cannot be brought up to date
- * (bfi_sync.c).  The log's size is so bounded by the write rate times
- * keep, whatever the keys.
+ * (bfi_sync.c).  A written table's log is so bounded by its write rate
+ * times keep (and the longest transaction running), whatever the keys;
+ * the rows of a table no longer written, or dropped, stay until
+ * bloom_index_log_prune (which also deletes those of dropped tables).  A
+ * table's rows are pruned with the keep of whichever of its triggers
+ * fires: give them the same.  A writer that ran longer than keep has its
+ * rows pruned soon after it commits, and the copies whose marks saw it
+ * running reload once.
  *
  *-------------------------------------------------------------------------
  */

@@ -46,6 +46,8 @@
 #include "access/table.h"
 #include "catalog/index.h"
 #include "catalog/pg_index.h"
+#include "catalog/pg_inherits.h"
+#include "catalog/pg_subscription_rel.h"
 #include "catalog/pg_trigger.h"
 #include "commands/trigger.h"
 #include "catalog/pg_class.h"
@@ -68,7 +70,7 @@
  * file-level copy keeps the system identifier and may give transaction
  * ids again: a restart is a gap, one reload), the database, the timeline
  * (a promotion), the index, its file and seed (a tag of it), its layers,
- * and a tag of the table's log triggers (bfi_log_triggers).
+ * and a tag of the table's log triggers (log_triggers).
  */
 typedef struct SyncIdent
 {
@@ -87,7 +89,7 @@ typedef struct SyncIdent
 
 /* The index's identity (its seed as a tag, not the seed) */
 static void
-ident_of(SyncIdent *id, Relation index, uint64 seed, uint32 nlayers, uint32 trigtag)
+ident_of(SyncIdent *id, Relation index, uint64 seed, uint32 nlayers, uint64 trigtag)
 {
 	id->sysid = GetSystemIdentifier();
 	id->started = (uint64) PgStartTime;
@@ -216,22 +218,52 @@ parse_mark(text *p, SyncIdent *id, char **snapshot)
 }
 
 /*
- * A tag of the table's log triggers for index (bloom_index_log_trigger
- * naming it, for each statement, enabled), or 0 when they do not log
- * both its INSERTs and its UPDATEs: then changes would be missed without
- * a trace.  The tag mixes each such trigger's OID and the transaction that
- * last wrote its row (ALTER TABLE ... DISABLE, then ENABLE TRIGGER writes
- * it twice): a mark taken before another tag has missed what was not
- * logged meanwhile.  Any state but disabled counts as enabled: whether a
- * trigger enabled the default way fires depends on the writer's
- * session_replication_role (not under replica: logical replication's
- * apply), which no reader can see; the docs say to ENABLE ALWAYS there.
+ * Whether rows may reach table heapoid without firing its statement
+ * triggers though they are enabled: a partition or an inheritance child
+ * (rows written through a parent fire the parent's), or a table a
+ * subscription writes (logical replication's apply fires row triggers
+ * only)
  */
-static uint32
+static bool
+bypasses_triggers(Oid heapoid)
+{
+	Relation	rel;
+	ScanKeyData key;
+	SysScanDesc scan;
+	bool		found;
+
+	if (get_rel_relispartition(heapoid) || has_superclass(heapoid))
+		return true;
+	rel = table_open(SubscriptionRelRelationId, AccessShareLock);
+	ScanKeyInit(&key, Anum_pg_subscription_rel_srrelid, BTEqualStrategyNumber, F_OIDEQ,
+				ObjectIdGetDatum(heapoid));
+	scan = systable_beginscan(rel, SubscriptionRelSrrelidSrsubidIndexId, true, NULL, 1, &key);
+	found = HeapTupleIsValid(systable_getnext(scan));
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return found;
+}
+
+/*
+ * A tag of the table's log triggers for index (bloom_index_log_trigger
+ * naming it, for each statement, with no WHEN condition, enabled so that
+ * ordinary sessions fire it), or 0 when they do not log both its INSERTs
+ * and its UPDATEs, or when rows may reach the table without them: then
+ * changes would be missed without a trace.  The tag mixes each such
+ * trigger's OID and the transaction that last wrote its row (ALTER TABLE
+ * ... DISABLE, then ENABLE TRIGGER writes it twice): a mark taken before
+ * another tag has missed what was not logged meanwhile.  A trigger
+ * enabled for replicas alone ('R') does not count; one enabled the
+ * default way ('O') does not fire in a session whose
+ * session_replication_role is replica, which no reader can see (the docs
+ * say so).
+ */
+static uint64
 log_triggers(FunctionCallInfo fcinfo, Relation index)
 {
 	Oid			nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
-	Relation	tgrel = table_open(TriggerRelationId, AccessShareLock);
+	Oid			heapoid = index->rd_index->indrelid;
+	Relation	tgrel;
 	ScanKeyData key;
 	SysScanDesc scan;
 	HeapTuple	tup;
@@ -239,26 +271,37 @@ log_triggers(FunctionCallInfo fcinfo, Relation index)
 				upd = false;
 	uint64		tag = 0x62743174;
 
+	if (bypasses_triggers(heapoid))
+		return 0;
+	tgrel = table_open(TriggerRelationId, AccessShareLock);
 	ScanKeyInit(&key, Anum_pg_trigger_tgrelid, BTEqualStrategyNumber, F_OIDEQ,
-				ObjectIdGetDatum(index->rd_index->indrelid));
+				ObjectIdGetDatum(heapoid));
 	scan = systable_beginscan(tgrel, TriggerRelidNameIndexId, true, NULL, 1, &key);
 	while (HeapTupleIsValid(tup = systable_getnext(scan)))
 	{
 		Form_pg_trigger tg = (Form_pg_trigger) GETSTRUCT(tup);
+		TupleDesc	desc = RelationGetDescr(tgrel);
+		char	   *fname;
 		bool		isnull;
 		Datum		args;
 		uint64		mix[2];
 
-		if (tg->tgenabled == TRIGGER_DISABLED || TRIGGER_FOR_ROW(tg->tgtype) ||
-			!TRIGGER_FOR_AFTER(tg->tgtype) || tg->tgnargs < 1 ||
-			get_func_namespace(tg->tgfoid) != nsp ||
-			strcmp(get_func_name(tg->tgfoid), "bloom_index_log_trigger") != 0)
+		if ((tg->tgenabled != TRIGGER_FIRES_ON_ORIGIN &&
+			 tg->tgenabled != TRIGGER_FIRES_ALWAYS) ||
+			TRIGGER_FOR_ROW(tg->tgtype) || !TRIGGER_FOR_AFTER(tg->tgtype) ||
+			tg->tgnargs < 1 || get_func_namespace(tg->tgfoid) != nsp)
 			continue;
-		args = heap_getattr(tup, Anum_pg_trigger_tgargs, RelationGetDescr(tgrel), &isnull);
+		fname = get_func_name(tg->tgfoid);
+		if (fname == NULL || strcmp(fname, "bloom_index_log_trigger") != 0)
+			continue;
+		(void) heap_getattr(tup, Anum_pg_trigger_tgqual, desc, &isnull);
+		if (!isnull)
+			continue;			/* a WHEN condition may skip statements */
+		args = heap_getattr(tup, Anum_pg_trigger_tgargs, desc, &isnull);
 		if (isnull ||
 			strcmp((char *) VARDATA_ANY(DatumGetByteaPP(args)), RelationGetRelationName(index)) != 0)
 			continue;
-		(void) heap_getattr(tup, Anum_pg_trigger_tgnewtable, RelationGetDescr(tgrel), &isnull);
+		(void) heap_getattr(tup, Anum_pg_trigger_tgnewtable, desc, &isnull);
 		if (isnull)
 			continue;
 		ins |= TRIGGER_FOR_INSERT(tg->tgtype);
@@ -271,6 +314,7 @@ log_triggers(FunctionCallInfo fcinfo, Relation index)
 	table_close(tgrel, AccessShareLock);
 	if (!ins || !upd)
 		return 0;
+	/* 32 bits (a short mark): another tag equal by chance, 1 in 2^31 */
 	return (uint32) tag | 1;
 }
 
@@ -323,7 +367,7 @@ bloom_index_filter_at(PG_FUNCTION_ARGS)
 	Datum		values[2];
 	bool		nulls[2] = {0};
 	char	   *snapshot;
-	uint32		trigtag;
+	uint64		trigtag;
 
 	check_markable(BFI_CALLER_FILTER_AT);
 	trigtag = log_triggers(fcinfo, t->index);
@@ -331,7 +375,7 @@ bloom_index_filter_at(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("index \"%s\" is not logged", RelationGetRelationName(t->index)),
-				 errdetail("A copy can be kept in step only when statement triggers bloom_index_log_trigger('%s') log both the INSERTs and the UPDATEs of table \"%s\", enabled.",
+				 errdetail("A copy can be kept in step only when statement triggers bloom_index_log_trigger('%s') log both the INSERTs and the UPDATEs of table \"%s\", enabled, with no WHEN condition, and no rows reach the table past them (a partition, an inheritance child, a subscription's table).",
 						   RelationGetRelationName(t->index), get_rel_name(t->heapoid)),
 				 errhint("Create them as clients/guard_setup.sql does, or read the filter alone with bloom_index_filter.")));
 	snapshot = snapshot_text();
@@ -452,7 +496,8 @@ read_log(const char *schema, const SyncIdent *since, Oid heapoid,
 				   " WHERE l.heaprelid OPERATOR(pg_catalog.=) $1"
 				   "   AND l.xid OPERATOR(pg_catalog.>=)"
 				   "       pg_catalog.pg_snapshot_xmin($2::pg_catalog.pg_snapshot)"
-				   "   AND NOT pg_catalog.pg_visible_in_snapshot(l.xid, $2::pg_catalog.pg_snapshot)",
+				   "   AND NOT pg_catalog.pg_visible_in_snapshot(l.xid, $2::pg_catalog.pg_snapshot)"
+				   "   AND l.xid IS DISTINCT FROM pg_catalog.pg_current_xact_id_if_assigned()",
 				   schema);
 	portal = SPI_cursor_open_with_args(NULL, sql, 2, types, values, NULL, true, 0);
 	while (gap == NULL)

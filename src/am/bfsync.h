@@ -31,6 +31,6 @@ extern Oid	bfi_log_relation(FunctionCallInfo fcinfo, const char *name, Oid *owne
 extern const char *bfi_log_schema_quoted(FunctionCallInfo fcinfo);
 extern void bfi_log_enter(BfiLogUser *u, Oid owner);
 extern void bfi_log_leave(const BfiLogUser *u);
-extern uint64 bfi_log_prune(const char *schema, Oid indexoid, Interval *keep);
+extern uint64 bfi_log_prune(const char *schema, Oid heapoid, Interval *keep);
 
 #endif							/* BFSYNC_H */

@@ -73,7 +73,10 @@ class UserGuard:
     def exists(self, user_id):
         """Is there a user with this id?  False without a query when the
         copy, caught up less than max_age seconds ago, says certainly absent."""
-        copy, at = self.copy, self.caught_up_at
+        # the time first: a load sets the copy, then the time, so a copy read
+        # after a time is at least that new
+        at = self.caught_up_at
+        copy = self.copy
         if time.monotonic() - at < self.max_age and not copy.contains(user_id):
             return False
         with self._db_lock:
