@@ -250,6 +250,23 @@ prune_orphans(const char *schema)
 	return isnull ? 0 : (uint64) DatumGetInt64(n);
 }
 
+/*
+ * The ERROR for a negative retention keep: given as text s (a trigger's
+ * argument, named in the message), or NULL (bloom_index_log_prune's)
+ */
+static void
+check_keep(const Interval *keep, const char *s)
+{
+	if (keep->month >= 0 && keep->day >= 0 && keep->time >= 0)
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 s != NULL ?
+			 errmsg("the change log's retention cannot be negative: %s", s) :
+			 errmsg("the change log's retention cannot be negative"),
+			 errhint("Give an interval such as '10 minutes'.")));
+}
+
 /* The interval of text s, for keep */
 static Interval *
 parse_keep(const char *s)
@@ -259,11 +276,7 @@ parse_keep(const char *s)
 															 ObjectIdGetDatum(InvalidOid),
 															 Int32GetDatum(-1)));
 
-	if (keep->month < 0 || keep->day < 0 || keep->time < 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the change log's retention cannot be negative: %s", s),
-				 errhint("Give an interval such as '10 minutes'.")));
+	check_keep(keep, s);
 	return keep;
 }
 
@@ -444,6 +457,7 @@ bloom_index_log_prune(PG_FUNCTION_ARGS)
 	Oid			heapoid = IndexGetRelation(indexoid, true);
 	Oid			owner;
 	BfiLogUser	u;
+	const char *schema;
 	uint64		n;
 
 	if (!OidIsValid(heapoid))
@@ -453,17 +467,14 @@ bloom_index_log_prune(PG_FUNCTION_ARGS)
 				 errhint("Pass the name of the bloomfilter index whose log to prune.")));
 	if (!BT_CLASS_OWNERCHECK(heapoid, GetUserId()))
 		aclcheck_error(ACLCHECK_NOT_OWNER, OBJECT_TABLE, get_rel_name(heapoid));
-	if (keep->month < 0 || keep->day < 0 || keep->time < 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the change log's retention cannot be negative"),
-				 errhint("Give an interval such as '10 minutes'.")));
+	check_keep(keep, NULL);
 	(void) bfi_log_relation(fcinfo, "bloomtype_index_log", &owner);
+	schema = bfi_log_schema_quoted(fcinfo);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	bfi_log_enter(&u, owner);
-	n = bfi_log_prune(bfi_log_schema_quoted(fcinfo), heapoid, keep);
-	n += prune_orphans(bfi_log_schema_quoted(fcinfo));
+	n = bfi_log_prune(schema, heapoid, keep);
+	n += prune_orphans(schema);
 	bfi_log_leave(&u);
 	SPI_finish();
 	PG_RETURN_INT64((int64) n);

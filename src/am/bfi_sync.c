@@ -5,10 +5,11 @@
  *		the keys added since it was taken (1.8): bloom_index_filter_at and
  *		bloom_index_changes.
  *
- * A position says what a copy is complete for: the snapshot of the
- * statement that read it (pg_current_snapshot), with what identifies the
- * index's filter (the cluster, database, timeline, index, its file and
- * seed, its layers).  bloom_index_filter_at reads the filter after its
+ * A position (its text is the mark) says what a copy is complete for:
+ * the snapshot of the statement that read it (pg_current_snapshot), with
+ * what identifies the index's filter (the cluster and its start, the
+ * database, timeline, index, its file and seed, its layers, its log
+ * triggers).  bloom_index_filter_at reads the filter after its
  * statement's snapshot was taken, and every transaction that snapshot sees
  * wrote its keys to the index's pages before it committed (bfi_pending.c
  * flushes at pre-commit), so the copy holds every key of a transaction
@@ -351,9 +352,9 @@ open_synced(Oid indexoid, BfiCaller caller)
 }
 
 /*
- * bloom_index_filter_at(index, OUT filter, OUT position): the index's
- * filter, as bloom_index_filter returns it, and the position it is
- * complete for
+ * bloom_index_filter_at(index, OUT filter, OUT mark): the index's
+ * filter, as bloom_index_filter returns it, and the mark of the position
+ * it is complete for
  */
 PG_FUNCTION_INFO_V1(bloom_index_filter_at);
 Datum
@@ -539,8 +540,8 @@ read_log(const char *schema, const SyncIdent *since, Oid heapoid,
 
 /*
  * bloom_index_changes(index, since, OUT complete, OUT reason, OUT hashes,
- * OUT position): the hashes of the keys added since position since (8
- * bytes each, little-endian) and the new position; or complete = false,
+ * OUT mark): the hashes of the keys added since mark since (8
+ * bytes each, little-endian) and the new mark; or complete = false,
  * the reason, and no hashes: the copy must be reloaded
  */
 PG_FUNCTION_INFO_V1(bloom_index_changes);
